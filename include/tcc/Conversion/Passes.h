@@ -1,0 +1,27 @@
+//===- Passes.h - tcc conversion passes -------------------------*- C++ -*-===//
+#ifndef TCC_CONVERSION_PASSES_H
+#define TCC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tcc {
+
+#define GEN_PASS_DECL
+#include "tcc/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tcc/Conversion/Passes.h.inc"
+
+} // namespace mlir::tcc
+
+#endif // TCC_CONVERSION_PASSES_H

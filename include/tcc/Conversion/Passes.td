@@ -1,0 +1,62 @@
+//===- Passes.td - tcc conversion passes --------------------*- tablegen -*-===//
+#ifndef TCC_CONVERSION_PASSES_TD
+#define TCC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTCCToLinalgPass : Pass<"convert-tcc-to-linalg", "func::FuncOp"> {
+  let summary = "Lowers tcc ops to linalg, tensor and arith ops on tensors";
+  let description = [{
+    Elementwise ops become `linalg.generic`s with broadcasting indexing maps,
+    reductions become generics with reduction iterators, matmul and linear
+    become contractions, conv2d and pooling become linalg's named conv and
+    pooling ops over `tensor.pad`ded inputs, and data movement becomes tensor
+    ops. f16/bf16 arithmetic is done in f32 inside each op and rounded at its
+    output; contractions accumulate in f32. Ops inside `fusion.group`s are
+    lowered in place, so the groups survive for code generation.
+    Dynamic dims that must agree at runtime (two `?` broadcast against each
+    other, contraction dims) are checked with `cf.assert`.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
+def LowerFusionGroupsPass : Pass<"tcc-lower-fusion-groups", "func::FuncOp"> {
+  let summary = "Turns each fusion group into one tiled loop nest";
+  let description = [{
+    Runs after convert-tcc-to-linalg. Inside each group, elementwise producers
+    are fused into their consumers; the group's root (the op producing its
+    result) is tiled and its producers in the group are fused into the tile
+    loop, so a group becomes one loop nest; contractions get register-sized
+    tiles that vectorize. The group op is then inlined.
+  }];
+  let options = [
+    Option<"tileSizes", "tile-sizes", "std::string", /*default=*/"\"\"",
+           "Override the root tile sizes (comma separated)">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MaterializeMemoryPlanPass
+    : Pass<"tcc-materialize-memory-plan", "func::FuncOp"> {
+  let summary = "Allocates one arena per call and places planned buffers in it";
+  let description = [{
+    Reads the `tcc.buffer` offsets that --plan-memory attached to group
+    results (after they were lowered to linalg on tensors), allocates one
+    arena of `tcc.arena_size` bytes at function entry, and makes each planned
+    buffer's destination a view into the arena, so bufferization writes the
+    group's result there instead of allocating.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
+#endif // TCC_CONVERSION_PASSES_TD

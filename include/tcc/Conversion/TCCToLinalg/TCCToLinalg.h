@@ -1,0 +1,29 @@
+//===- TCCToLinalg.h - tcc to linalg lowering -------------------*- C++ -*-===//
+//
+// The patterns are public so that other compilers can mix them into their own
+// conversions; the pass convert-tcc-to-linalg applies all of them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_CONVERSION_TCCTOLINALG_TCCTOLINALG_H
+#define TCC_CONVERSION_TCCTOLINALG_TCCTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tcc {
+
+/// Elementwise, cast and select ops.
+void populateTCCElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+/// Reductions, softmax, normalizations.
+void populateTCCReductionToLinalgPatterns(RewritePatternSet &patterns);
+/// matmul, linear, conv2d, pooling, attention.
+void populateTCCLinearToLinalgPatterns(RewritePatternSet &patterns);
+/// transpose, reshape, broadcast_to, concat, slice, gather, constant.
+void populateTCCDataMovementToLinalgPatterns(RewritePatternSet &patterns);
+
+/// All of the above.
+void populateTCCToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::tcc
+
+#endif // TCC_CONVERSION_TCCTOLINALG_TCCTOLINALG_H

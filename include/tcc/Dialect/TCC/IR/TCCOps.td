@@ -1,0 +1,520 @@
+//===- TCCOps.td - tcc dialect ops --------------------------*- tablegen -*-===//
+//
+// Op names, operand order and attribute names follow the foundation issue's
+// table exactly: tests written elsewhere use the generic form.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_DIALECT_TCC_IR_TCCOPS_TD
+#define TCC_DIALECT_TCC_IR_TCCOPS_TD
+
+include "tcc/Dialect/TCC/IR/TCCBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// Ops whose result type follows from operands and attributes. Verification
+/// compares the inferred type with the declared one; the declared type may be
+/// more static than the inferred one (a refinement), never contradict it.
+class TCC_InferredOp<string mnemonic, list<Trait> traits = []>
+    : TCC_Op<mnemonic, !listconcat(traits,
+          [Pure, InferTypeOpAdaptorWithIsCompatible])> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+class TCC_BinaryOp<string mnemonic, string math, list<Trait> traits = []>
+    : TCC_InferredOp<mnemonic, traits> {
+  let summary = "elementwise " # math # " with numpy broadcasting";
+  let description = [{
+    Computes `}] # math # [{` elementwise. Operands broadcast like numpy:
+    shapes align from the right, dims of size 1 stretch. Both operands have
+    the same element type, which is the result's.
+
+    Example:
+    ```mlir
+    %0 = tcc.}] # mnemonic # [{ %a, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$lhs, TCC_Tensor:$rhs);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_AddOp : TCC_BinaryOp<"add", "lhs + rhs", [Commutative]> {
+  let hasFolder = 1;
+}
+def TCC_SubOp : TCC_BinaryOp<"sub", "lhs - rhs"> { let hasFolder = 1; }
+def TCC_MulOp : TCC_BinaryOp<"mul", "lhs * rhs", [Commutative]> {
+  let hasFolder = 1;
+}
+def TCC_DivOp : TCC_BinaryOp<"div", "lhs / rhs (integers truncate)"> {
+  let hasFolder = 1;
+}
+def TCC_MaximumOp : TCC_BinaryOp<"maximum", "max(lhs, rhs), NaN propagating",
+                                 [Commutative]> { let hasFolder = 1; }
+def TCC_MinimumOp : TCC_BinaryOp<"minimum", "min(lhs, rhs), NaN propagating",
+                                 [Commutative]> { let hasFolder = 1; }
+def TCC_PowOp : TCC_BinaryOp<"pow", "lhs ** rhs (floats only)"> {
+  let hasFolder = 1;
+}
+
+def TCC_CmpOp : TCC_InferredOp<"cmp"> {
+  let summary = "elementwise comparison producing i1, with broadcasting";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `predicate` (one of `eq`, `ne`,
+    `lt`, `le`, `gt`, `ge`); floats compare ordered except `ne`, which is
+    true for NaN as in PyTorch.
+
+    Example:
+    ```mlir
+    %m = tcc.cmp %a, %b {predicate = "lt"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$lhs, TCC_Tensor:$rhs, StrAttr:$predicate);
+  let results = (outs TCC_BoolTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_SelectOp : TCC_InferredOp<"select"> {
+  let summary = "elementwise choice (torch.where), with broadcasting";
+  let description = [{
+    `cond ? on_true : on_false` elementwise; all three operands broadcast.
+
+    Example:
+    ```mlir
+    %r = tcc.select %c, %a, %b : (tensor<4x1xi1>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins TCC_BoolTensor:$cond, TCC_Tensor:$on_true,
+                   TCC_Tensor:$on_false);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class TCC_UnaryOp<string mnemonic, string math, Type operandType = TCC_FloatTensor>
+    : TCC_InferredOp<mnemonic> {
+  let summary = "elementwise " # math;
+  let description = [{
+    Computes `}] # math # [{` elementwise; the result has the operand's type.
+
+    Example:
+    ```mlir
+    %0 = tcc.}] # mnemonic # [{ %x : (tensor<?x768xf32>) -> tensor<?x768xf32>
+    ```
+  }];
+  let arguments = (ins operandType:$x);
+  let results = (outs operandType:$result);
+}
+
+def TCC_NegOp : TCC_UnaryOp<"neg", "-x", TCC_Tensor> { let hasFolder = 1; }
+def TCC_ExpOp : TCC_UnaryOp<"exp", "e ** x">;
+def TCC_LogOp : TCC_UnaryOp<"log", "natural log(x)">;
+def TCC_SqrtOp : TCC_UnaryOp<"sqrt", "sqrt(x)">;
+def TCC_RsqrtOp : TCC_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def TCC_AbsOp : TCC_UnaryOp<"abs", "|x|", TCC_Tensor>;
+def TCC_TanhOp : TCC_UnaryOp<"tanh", "tanh(x)">;
+def TCC_SigmoidOp : TCC_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
+def TCC_ReluOp : TCC_UnaryOp<"relu", "max(x, 0)", TCC_Tensor>;
+def TCC_SiluOp : TCC_UnaryOp<"silu", "x * sigmoid(x)">;
+def TCC_ErfOp : TCC_UnaryOp<"erf", "the error function erf(x)">;
+
+def TCC_GeluOp : TCC_InferredOp<"gelu"> {
+  let summary = "GELU activation";
+  let description = [{
+    `approximate = "none"` (default): `0.5 x (1 + erf(x / sqrt(2)))`;
+    `approximate = "tanh"`: `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`.
+
+    Example:
+    ```mlir
+    %0 = tcc.gelu %x {approximate = "tanh"} : (tensor<8xf32>) -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x,
+                   DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_CastOp : TCC_Op<"cast", [Pure]> {
+  let summary = "element type conversion";
+  let description = [{
+    Converts each element to the result's element type: floats to integers
+    truncate toward zero, anything to i1 is `x != 0`, narrowing floats round
+    to nearest even. The shape is unchanged.
+
+    Example:
+    ```mlir
+    %0 = tcc.cast %x : (tensor<4xf32>) -> tensor<4xbf16>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x);
+  let results = (outs TCC_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+class TCC_ReduceOp<string mnemonic, string math, Type elem = TCC_Tensor>
+    : TCC_InferredOp<mnemonic> {
+  let summary = math # " over `axes`";
+  let description = [{
+    Reduces `x` with }] # math # [{ over `axes` (negative values count from
+    the end; an empty list reduces every dim). With `keep_dims` the reduced
+    dims stay as size 1.
+
+    Example:
+    ```mlir
+    %0 = tcc.}] # mnemonic # [{ %x {axes = array<i64: -1>, keep_dims = true} : (tensor<?x768xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins elem:$x, DenseI64ArrayAttr:$axes,
+                   DefaultValuedAttr<BoolAttr, "false">:$keep_dims);
+  let results = (outs elem:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_ReduceSumOp : TCC_ReduceOp<"reduce_sum", "a sum">;
+def TCC_ReduceMeanOp : TCC_ReduceOp<"reduce_mean", "the mean", TCC_FloatTensor>;
+def TCC_ReduceMaxOp : TCC_ReduceOp<"reduce_max", "the maximum">;
+def TCC_ReduceMinOp : TCC_ReduceOp<"reduce_min", "the minimum">;
+
+class TCC_SoftmaxLikeOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
+  let summary = math # " along `axis`";
+  let description = [{
+    Computes }] # math # [{ along `axis` (negative counts from the end),
+    numerically stable (the row maximum is subtracted first).
+
+    Example:
+    ```mlir
+    %0 = tcc.}] # mnemonic # [{ %x {axis = -1 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, I64Attr:$axis);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_SoftmaxOp : TCC_SoftmaxLikeOp<"softmax", "softmax">;
+def TCC_LogSoftmaxOp : TCC_SoftmaxLikeOp<"log_softmax", "log(softmax)">;
+
+def TCC_LayerNormOp : TCC_InferredOp<"layer_norm"> {
+  let summary = "layer normalization over dims axis..rank-1";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * weight + bias` with mean and biased
+    variance over dims `axis` to the last; `weight` and `bias` have the shape
+    of those dims (nn.LayerNorm).
+
+    Example:
+    ```mlir
+    %0 = tcc.layer_norm %x, %w, %b {axis = 2 : i64, epsilon = 1.0e-06 : f32}
+        : (tensor<?x197x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x197x768xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$weight,
+                   TCC_FloatTensor:$bias,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_RmsNormOp : TCC_InferredOp<"rms_norm"> {
+  let summary = "RMS normalization over dims axis..rank-1";
+  let description = [{
+    `x / sqrt(mean(x^2) + epsilon) * weight` over dims `axis` to the last.
+
+    Example:
+    ```mlir
+    %0 = tcc.rms_norm %x, %w {axis = -1 : i64, epsilon = 1.0e-06 : f32}
+        : (tensor<?x4096xf16>, tensor<4096xf16>) -> tensor<?x4096xf16>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$weight,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_BatchNormOp : TCC_InferredOp<"batch_norm"> {
+  let summary = "inference-mode batch normalization, channels at dim 1";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * scale + bias` with per-channel
+    `scale`, `bias`, `mean`, `var` of shape [C] and x of shape [N, C, ...].
+
+    Example:
+    ```mlir
+    %0 = tcc.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32}
+        : (tensor<?x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$scale,
+                   TCC_FloatTensor:$bias, TCC_FloatTensor:$mean,
+                   TCC_FloatTensor:$var,
+                   DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, convolution, pooling, attention
+//===----------------------------------------------------------------------===//
+
+def TCC_MatmulOp : TCC_InferredOp<"matmul"> {
+  let summary = "batched matrix product (torch.matmul for rank >= 2)";
+  let description = [{
+    `a` [..., M, K] times `b` [..., K, N]; the batch dims broadcast like
+    numpy. Accumulation is in f32 (or wider) for f16/bf16.
+
+    Example:
+    ```mlir
+    %0 = tcc.matmul %a, %b : (tensor<?x12x197x64xf32>, tensor<?x12x64x197xf32>) -> tensor<?x12x197x197xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$a, TCC_FloatTensor:$b);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_LinearOp : TCC_InferredOp<"linear"> {
+  let summary = "x @ weight^T + bias (nn.Linear)";
+  let description = [{
+    `x` [..., in], `weight` [out, in], optional `bias` [out]; any number of
+    leading dims.
+
+    Example:
+    ```mlir
+    %0 = tcc.linear %x, %w, %b : (tensor<?x256xf32>, tensor<512x256xf32>, tensor<512xf32>) -> tensor<?x512xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$weight,
+                   Optional<TCC_FloatTensor>:$bias);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
+  let summary = "2-D convolution, NCHW input, OIHW weight";
+  let description = [{
+    nn.Conv2d: `strides` [sh, sw] (default 1), `padding` [top, left, bottom,
+    right] or [ph, pw] (default 0), `dilations` [dh, dw] (default 1),
+    `groups` (default 1); weight [O, C/groups, KH, KW], optional bias [O].
+
+    Example:
+    ```mlir
+    %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+        : (tensor<?x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<?x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$weight,
+                   Optional<TCC_FloatTensor>:$bias,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$padding,
+                   OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Attribute values with their defaults filled in; padding always as
+    /// [top, left, bottom, right].
+    SmallVector<int64_t, 2> getStridesOrDefault();
+    SmallVector<int64_t, 4> getPaddingOrDefault();
+    SmallVector<int64_t, 2> getDilationsOrDefault();
+  }];
+}
+
+class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
+  let summary = math # " 2-D pooling on NCHW";
+  let description = [{
+    }] # math # [{ over `kernel_size` [kh, kw] windows; `strides` default to
+    the kernel size, `padding` is [top, left, bottom, right] or [ph, pw].
+    Average pooling divides by the number of non-padded elements.
+
+    Example:
+    ```mlir
+    %0 = tcc.}] # mnemonic # [{ %x {kernel_size = array<i64: 2, 2>}
+        : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, DenseI64ArrayAttr:$kernel_size,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    SmallVector<int64_t, 2> getStridesOrDefault();
+    SmallVector<int64_t, 4> getPaddingOrDefault();
+  }];
+}
+
+def TCC_MaxPool2dOp : TCC_Pool2dOp<"max_pool2d", "max">;
+def TCC_AvgPool2dOp : TCC_Pool2dOp<"avg_pool2d", "average">;
+
+def TCC_AttentionOp : TCC_InferredOp<"attention"> {
+  let summary = "scaled dot-product attention";
+  let description = [{
+    F.scaled_dot_product_attention: `softmax(q kᵀ * scale + mask) v` with q
+    [..., Sq, D], k [..., Sk, D], v [..., Sk, Dv] (equal leading dims). `scale`
+    defaults to 1/sqrt(D). An i1 `mask` keeps positions where it is true, a
+    float mask is added; both broadcast to [..., Sq, Sk]. `is_causal` keeps
+    key j for query i only when j <= i.
+
+    Example:
+    ```mlir
+    %0 = tcc.attention %q, %k, %v {is_causal = true}
+        : (tensor<?x12x197x64xf32>, tensor<?x12x197x64xf32>, tensor<?x12x197x64xf32>) -> tensor<?x12x197x64xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$q, TCC_FloatTensor:$k,
+                   TCC_FloatTensor:$v, Optional<TCC_Tensor>:$mask,
+                   OptionalAttr<F32Attr>:$scale,
+                   DefaultValuedAttr<BoolAttr, "false">:$is_causal);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def TCC_TransposeOp : TCC_InferredOp<"transpose"> {
+  let summary = "permutes dims";
+  let description = [{
+    Result dim i is input dim `permutation[i]`.
+
+    Example:
+    ```mlir
+    %0 = tcc.transpose %x {permutation = array<i64: 0, 2, 1, 3>}
+        : (tensor<?x197x12x64xf32>) -> tensor<?x12x197x64xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, DenseI64ArrayAttr:$permutation);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TCC_ReshapeOp : TCC_Op<"reshape", [Pure]> {
+  let summary = "row-major reshape";
+  let description = [{
+    Reinterprets `x` with the result's shape. Static result dims come from the
+    type; one dynamic result dim may be inferred from the element count, and
+    the optional `shape` operand (tensor<Nxi64>, -1 = infer) gives the others.
+
+    Example:
+    ```mlir
+    %0 = tcc.reshape %x : (tensor<?x197x2304xf32>) -> tensor<?x197x3x12x64xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, Optional<TCC_ShapeTensor>:$shape);
+  let results = (outs TCC_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TCC_BroadcastToOp : TCC_Op<"broadcast_to", [Pure]> {
+  let summary = "numpy broadcast to the result type";
+  let description = [{
+    Stretches size-1 dims and adds leading dims. Dynamic result dims come from
+    the optional `shape` operand, else from the aligned input dim.
+
+    Example:
+    ```mlir
+    %0 = tcc.broadcast_to %x : (tensor<1x768xf32>) -> tensor<197x768xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, Optional<TCC_ShapeTensor>:$shape);
+  let results = (outs TCC_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def TCC_ConcatOp : TCC_InferredOp<"concat"> {
+  let summary = "concatenation along `axis`";
+  let description = [{
+    Joins the inputs along `axis` (negative counts from the end); all other
+    dims must agree.
+
+    Example:
+    ```mlir
+    %0 = tcc.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TCC_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def TCC_SliceOp : TCC_InferredOp<"slice"> {
+  let summary = "strided slice with Python semantics";
+  let description = [{
+    One `starts`/`ends`/`steps` entry per dim: negative values count from the
+    end, then clamp to [0, dim]; steps are positive (PyTorch's rule).
+
+    Example:
+    ```mlir
+    %0 = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 9223372036854775807, 1>, steps = array<i64: 1, 1>}
+        : (tensor<?x197xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, DenseI64ArrayAttr:$starts,
+                   DenseI64ArrayAttr:$ends,
+                   OptionalAttr<DenseI64ArrayAttr>:$steps);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    SmallVector<int64_t> getStepsOrDefault();
+  }];
+}
+
+def TCC_GatherOp : TCC_InferredOp<"gather"> {
+  let summary = "takes slices of x along `axis` at `indices`";
+  let description = [{
+    torch.index_select / embedding lookup / numpy.take: the result shape is
+    `x.shape[:axis] + indices.shape + x.shape[axis+1:]`. Negative indices
+    wrap once; indices outside [-dim, dim) are a runtime error.
+
+    Example:
+    ```mlir
+    %0 = tcc.gather %table, %ids {axis = 0 : i64} : (tensor<32000x512xf32>, tensor<?x16xi64>) -> tensor<?x16x512xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, TCC_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "a constant tensor";
+  let description = [{
+    Example:
+    ```mlir
+    %0 = tcc.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs TCC_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+#endif // TCC_DIALECT_TCC_IR_TCCOPS_TD

@@ -1,0 +1,42 @@
+//===- Pipelines.h - tcc's registered pass pipelines ------------*- C++ -*-===//
+//
+// The pipelines are plain functions so that other compilers can add tcc's
+// lowering to their own pass managers; tcc-opt registers them by name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_PIPELINES_PIPELINES_H
+#define TCC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tcc {
+
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Form fusion groups (skip if the input "
+                                   "already has them)"),
+                    llvm::cl::init(true)};
+  Option<bool> planMemory{*this, "plan-memory",
+                          llvm::cl::desc("Plan intermediates into one arena"),
+                          llvm::cl::init(true)};
+  Option<bool> vectorize{*this, "vectorize",
+                         llvm::cl::desc("Tile and vectorize fusion groups"),
+                         llvm::cl::init(true)};
+};
+
+/// tcc (or already fused tcc) -> linalg on tensors, one loop nest per group.
+void buildTCCToLinalgPipeline(OpPassManager &pm,
+                              const CPUPipelineOptions &options);
+
+/// tcc -> LLVM dialect for the host CPU: fusion, memory planning, lowering,
+/// bufferization, vectorization, LLVM. The result runs in an ExecutionEngine
+/// or is translated to an object file.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Registers "tcc-to-linalg" and "tcc-cpu-pipeline" with the pass registry.
+void registerTCCPipelines();
+
+} // namespace mlir::tcc
+
+#endif // TCC_PIPELINES_PIPELINES_H

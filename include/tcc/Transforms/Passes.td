@@ -1,0 +1,74 @@
+//===- Passes.td - tcc transformation passes ----------------*- tablegen -*-===//
+#ifndef TCC_TRANSFORMS_PASSES_TD
+#define TCC_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FusePass : Pass<"fuse", "func::FuncOp"> {
+  let summary = "Forms fusion groups: the ops that become one kernel";
+  let description = [{
+    Walks the function in order and grows groups greedily:
+
+    - a chain of elementwise ops (including broadcasts and casts) forms one
+      `pointwise` group;
+    - a reduction, normalization or softmax absorbs the elementwise ops that
+      feed it and those that consume only it (`reduction`);
+    - a matmul, linear or conv absorbs its elementwise epilogue: bias,
+      activation, residual add, scaling, cast (`matmul` / `conv`);
+    - attention and pooling ops form `attention` / `pool` groups.
+
+    A producer joins a group only when every use of its result is inside the
+    group, so no value is computed twice. Reshapes, transposes, slices,
+    concats and gathers stay outside groups (`copy` kernels of their own).
+
+    ```mlir
+    %0 = tcc.linear %x, %w, %b : ...
+    %1 = tcc.gelu %0 : ...
+    // becomes
+    %1 = fusion.group "matmul" (%x, %w, %b : ...) -> ... {
+      ^bb0(...): linear; gelu; fusion.yield
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::fusion::FusionDialect"];
+  let statistics = [
+    Statistic<"numGroups", "num-groups", "Number of fusion groups formed">,
+    Statistic<"numFusedOps", "num-fused-ops", "Number of ops placed in groups">
+  ];
+}
+
+def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
+  let summary = "Assigns intermediate buffers to offsets in one arena";
+  let description = [{
+    Every value produced at the top level of the function (a fusion group
+    result or an unfused op) that is not returned is an intermediate buffer.
+    Its live range runs from its definition to its last use in program order.
+    Buffers are placed greedily by size (largest first) at the lowest
+    64-byte-aligned offset that does not overlap a buffer live at the same
+    time, so buffers with disjoint lifetimes share memory.
+
+    The plan is written into the IR: each defining op gets
+    `tcc.buffer = {offset = ..., size = ...}` (bytes; dynamic sizes as a
+    multiple of the runtime dims, see docs/passes.md), and the function gets
+    `tcc.arena_size` and `tcc.naive_size`. Lowering honours the plan: one
+    arena allocation per call, every planned buffer a view into it.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Byte alignment of every buffer offset">
+  ];
+}
+
+def PrepareFunctionABIPass : Pass<"tcc-prepare-abi", "ModuleOp"> {
+  let summary = "Marks public functions for tcc's calling convention";
+  let description = [{
+    tcc's compiled entry points never write their inputs and are called
+    through MLIR's C interface (`_mlir_ciface_<name>`, memref descriptors
+    passed by pointer, results returned through the first argument). This
+    pass adds `llvm.emit_c_interface` to every public function with a body
+    and `bufferization.writable = false` to every tensor argument, so
+    bufferization copies rather than overwrite a caller's buffer.
+  }];
+}
+
+#endif // TCC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,142 @@
+//===- MaterializeMemoryPlan.cpp - planned buffers into one arena -*- C++ -*-===//
+//
+// Runs on linalg-on-tensors, before bufferization. The destination
+// (tensor.empty) of every planned result becomes a restrict/writable
+// to_tensor of a memref.view into one arena allocated at function entry, so
+// one-shot bufferization writes the result there. The arena is freed by the
+// buffer deallocation pipeline like any other allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Transforms/MemoryPlan.h"
+
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_MATERIALIZEMEMORYPLANPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace mlir::tcc
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+namespace {
+
+/// The use of a tensor.empty that ends the destination chain of `v`.
+OpOperand *findDestinationEmpty(Value v) {
+  OpOperand *use = nullptr;
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<tensor::EmptyOp>(def))
+      return use;
+    auto result = cast<OpResult>(v);
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      use = dps.getTiedOpOperand(result);
+    } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      use = &forOp.getInitArgsMutable()[result.getResultNumber()];
+    } else if (auto forall = dyn_cast<scf::ForallOp>(def)) {
+      use = &forall.getOutputsMutable()[result.getResultNumber()];
+    } else {
+      return nullptr;
+    }
+    if (!use)
+      return nullptr;
+    v = use->get();
+  }
+  return nullptr;
+}
+
+struct MaterializeMemoryPlanPass
+    : tcc::impl::MaterializeMemoryPlanPassBase<MaterializeMemoryPlanPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto regions = func->getAttrOfType<ArrayAttr>(kArenaAttr);
+    auto symbols = func->getAttrOfType<DictionaryAttr>(kSymbolsAttr);
+    if (!regions || !symbols || func.isExternal())
+      return;
+    SmallVector<std::pair<Operation *, DictionaryAttr>> planned;
+    func.walk([&](Operation *op) {
+      if (auto plan = op->getAttrOfType<DictionaryAttr>(kBufferAttr))
+        planned.push_back({op, plan});
+    });
+    if (planned.empty())
+      return;
+
+    Location loc = func.getLoc();
+    OpBuilder b(&func.getBody().front(), func.getBody().front().begin());
+    // Symbol values, region scales and bases.
+    llvm::StringMap<Value> symValues;
+    for (NamedAttribute sym : symbols) {
+      auto argDim = dyn_cast<DenseI64ArrayAttr>(sym.getValue());
+      if (!argDim || argDim.size() != 2 ||
+          argDim[0] >= (int64_t)func.getNumArguments()) {
+        func.emitError("malformed ") << kSymbolsAttr << " entry " << sym.getName();
+        return signalPassFailure();
+      }
+      symValues[sym.getName()] = tensor::DimOp::create(
+          b, loc, func.getArgument(argDim[0]), argDim[1]);
+    }
+    SmallVector<Value> scales, bases;
+    Value total = arith::ConstantIndexOp::create(b, loc, 0);
+    for (Attribute r : regions) {
+      auto region = cast<DictionaryAttr>(r);
+      Value scale = arith::ConstantIndexOp::create(b, loc, 1);
+      for (Attribute s : region.getAs<ArrayAttr>("scale")) {
+        Value v = symValues.lookup(cast<StringAttr>(s).getValue());
+        if (!v) {
+          func.emitError("memory plan uses an undefined symbol ") << s;
+          return signalPassFailure();
+        }
+        scale = arith::MulIOp::create(b, loc, scale, v);
+      }
+      scales.push_back(scale);
+      bases.push_back(total);
+      Value size = arith::MulIOp::create(
+          b, loc, scale,
+          arith::ConstantIndexOp::create(
+              b, loc, region.getAs<IntegerAttr>("size").getInt()));
+      total = arith::AddIOp::create(b, loc, total, size);
+    }
+    auto arenaType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{total},
+                                          b.getI64IntegerAttr(64));
+
+    for (auto [op, plan] : planned) {
+      op->removeAttr(kBufferAttr);
+      if (op->getNumResults() != 1)
+        continue;
+      OpOperand *use = findDestinationEmpty(op->getResult(0));
+      if (!use)
+        continue; // Not destination-passing: keeps its own allocation.
+      auto empty = use->get().getDefiningOp<tensor::EmptyOp>();
+      auto type = cast<RankedTensorType>(empty.getType());
+      int64_t region = plan.getAs<IntegerAttr>("region").getInt();
+      if (region < 0 || region >= (int64_t)scales.size()) {
+        op->emitError("memory plan names region ") << region << " of "
+                                                   << scales.size();
+        return signalPassFailure();
+      }
+      OpBuilder vb(empty);
+      Location vloc = empty.getLoc();
+      Value offset = arith::AddIOp::create(
+          vb, vloc, bases[region],
+          arith::MulIOp::create(
+              vb, vloc, scales[region],
+              arith::ConstantIndexOp::create(
+                  vb, vloc, plan.getAs<IntegerAttr>("offset").getInt())));
+      auto viewType = MemRefType::get(type.getShape(), type.getElementType());
+      Value view = memref::ViewOp::create(vb, vloc, viewType, arena, offset,
+                                          empty.getDynamicSizes());
+      Value tensor = bufferization::ToTensorOp::create(
+          vb, vloc, type, view, /*restrict=*/true, /*writable=*/true);
+      use->set(tensor);
+      if (empty->use_empty())
+        empty->erase();
+    }
+    for (StringRef name : {kArenaAttr, kSymbolsAttr, kNaiveSizeAttr})
+      func->removeAttr(name);
+  }
+};
+
+} // namespace

@@ -1,0 +1,259 @@
+//===- Utils.cpp - helpers shared by the tcc-to-linalg patterns -*- C++ -*-===//
+#include "Utils.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tcc;
+using namespace mlir::tcc::lowering;
+
+Value lowering::dimValue(OpBuilder &b, Location loc, Value v, int64_t d) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+  return tensor::DimOp::create(b, loc, v, d);
+}
+
+SmallVector<Value> lowering::dimValues(OpBuilder &b, Location loc, Value v) {
+  SmallVector<Value> dims;
+  for (int64_t d = 0, e = cast<RankedTensorType>(v.getType()).getRank(); d < e;
+       ++d)
+    dims.push_back(dimValue(b, loc, v, d));
+  return dims;
+}
+
+Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                          ArrayRef<Value> dims) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(dims[d]);
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType(), dynamic);
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                           ArrayRef<Value> dims, Value value) {
+  Value empty = emptyTensor(b, loc, type, dims);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
+                             double value) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));
+  if (type.isIndex())
+    return arith::ConstantIndexOp::create(b, loc, (int64_t)value);
+  auto it = cast<IntegerType>(type);
+  int64_t v;
+  if (value == std::numeric_limits<double>::infinity())
+    v = it.getWidth() == 1 ? 1 : llvm::maxIntN(it.getWidth());
+  else if (value == -std::numeric_limits<double>::infinity())
+    v = it.getWidth() == 1 ? 0 : llvm::minIntN(it.getWidth());
+  else
+    v = (int64_t)value;
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, v));
+}
+
+Type lowering::computeType(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+Value lowering::toCompute(OpBuilder &b, Location loc, Value scalar) {
+  Type ct = computeType(scalar.getType());
+  if (ct == scalar.getType())
+    return scalar;
+  return arith::ExtFOp::create(b, loc, ct, scalar);
+}
+
+Value lowering::convertScalar(OpBuilder &b, Location loc, Value scalar,
+                            Type target) {
+  Type source = scalar.getType();
+  if (source == target)
+    return scalar;
+  auto sf = dyn_cast<FloatType>(source), tf = dyn_cast<FloatType>(target);
+  if (sf && tf) {
+    if (sf.getWidth() < tf.getWidth())
+      return arith::ExtFOp::create(b, loc, target, scalar);
+    // f16 <-> bf16 have the same width: go through f32.
+    if (sf.getWidth() == tf.getWidth()) {
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+      return arith::TruncFOp::create(b, loc, target, wide);
+    }
+    return arith::TruncFOp::create(b, loc, target, scalar);
+  }
+  if (target.isInteger(1)) {
+    Value zero = scalarConstant(b, loc, source, 0);
+    if (sf)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, scalar,
+                                   zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, scalar,
+                                 zero);
+  }
+  if (sf) // float -> int truncates toward zero
+    return arith::FPToSIOp::create(b, loc, target, scalar);
+  if (tf) {
+    if (source.isInteger(1))
+      return arith::UIToFPOp::create(b, loc, target, scalar);
+    return arith::SIToFPOp::create(b, loc, target, scalar);
+  }
+  unsigned sw = source.getIntOrFloatBitWidth(),
+           tw = target.getIntOrFloatBitWidth();
+  if (sw < tw)
+    return source.isInteger(1)
+               ? arith::ExtUIOp::create(b, loc, target, scalar).getResult()
+               : arith::ExtSIOp::create(b, loc, target, scalar).getResult();
+  return arith::TruncIOp::create(b, loc, target, scalar);
+}
+
+void lowering::assertEqual(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         const Twine &message) {
+  std::optional<int64_t> l = getConstantIntValue(lhs),
+                         r = getConstantIntValue(rhs);
+  if (l && r && *l == *r)
+    return;
+  if (lhs == rhs)
+    return;
+  Value eq =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  cf::AssertOp::create(b, loc, eq, message.str());
+}
+
+SmallVector<Value> lowering::broadcastDims(OpBuilder &b, Location loc,
+                                         RankedTensorType resultType,
+                                         ValueRange operands,
+                                         StringRef opName) {
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> dims;
+  for (int64_t i = 0; i < rank; ++i) {
+    Value chosen;
+    if (!resultType.isDynamicDim(i))
+      chosen = arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(i));
+    for (Value v : operands) {
+      auto t = cast<RankedTensorType>(v.getType());
+      int64_t d = i - (rank - t.getRank());
+      if (d < 0 || !t.isDynamicDim(d))
+        continue;
+      Value size = tensor::DimOp::create(b, loc, v, d);
+      if (!chosen) {
+        chosen = size;
+        continue;
+      }
+      assertEqual(b, loc, size, chosen,
+                  opName + ": dynamic dims disagree at runtime (dim " +
+                      Twine(i) + ")");
+    }
+    if (!chosen) // Every operand has static size 1 here.
+      chosen = arith::ConstantIndexOp::create(b, loc, 1);
+    dims.push_back(chosen);
+  }
+  return dims;
+}
+
+AffineMap lowering::broadcastMap(MLIRContext *ctx, RankedTensorType operandType,
+                               RankedTensorType resultType) {
+  int64_t rank = resultType.getRank(), lead = rank - operandType.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < operandType.getRank(); ++d) {
+    bool stretched =
+        operandType.getDimSize(d) == 1 && resultType.getDimSize(lead + d) != 1;
+    exprs.push_back(stretched ? getAffineConstantExpr(0, ctx)
+                              : getAffineDimExpr(lead + d, ctx));
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+Value lowering::buildMapped(OpBuilder &b, Location loc,
+                          RankedTensorType resultType,
+                          ArrayRef<Value> resultDims, ValueRange inputs,
+                          ArrayRef<AffineMap> inputMaps, ScalarBodyFn body) {
+  MLIRContext *ctx = b.getContext();
+  Value init = emptyTensor(b, loc, resultType, resultDims);
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> computeArgs;
+        for (Value a : args.drop_back())
+          computeArgs.push_back(toCompute(nb, nloc, a));
+        Value r = body(nb, nloc, computeArgs);
+        r = convertScalar(nb, nloc, r, resultType.getElementType());
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::buildElementwise(OpBuilder &b, Location loc,
+                               RankedTensorType resultType, ValueRange operands,
+                               StringRef opName, ScalarBodyFn body) {
+  SmallVector<Value> dims = broadcastDims(b, loc, resultType, operands, opName);
+  SmallVector<AffineMap> maps;
+  for (Value v : operands)
+    maps.push_back(broadcastMap(b.getContext(),
+                                cast<RankedTensorType>(v.getType()),
+                                resultType));
+  return buildMapped(b, loc, resultType, dims, operands, maps, body);
+}
+
+AffineMap lowering::reducedMap(MLIRContext *ctx, int64_t rank,
+                             ArrayRef<int64_t> axes) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+Value lowering::buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    Type accType, double init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+    function_ref<Value(OpBuilder &, Location, Value)> prologue) {
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(axes, d))
+      continue;
+    shape.push_back(inType.getDimSize(d));
+    dims.push_back(dimValue(b, loc, input, d));
+  }
+  auto accTensor = RankedTensorType::get(shape, accType);
+  Value acc = filledTensor(b, loc, accTensor, dims,
+                           scalarConstant(b, loc, accType, init));
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 reducedMap(ctx, rank, axes)};
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d)
+    iterators.push_back(llvm::is_contained(axes, d)
+                            ? utils::IteratorType::reduction
+                            : utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, accTensor, input, acc, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = convertScalar(nb, nloc, args[0], accType);
+        if (prologue)
+          x = prologue(nb, nloc, x);
+        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, x, args[1]));
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::elementCount(OpBuilder &b, Location loc, Value v,
+                           ArrayRef<int64_t> axes, Type type) {
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d : axes)
+    count = arith::MulIOp::create(b, loc, count, dimValue(b, loc, v, d));
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  return arith::SIToFPOp::create(b, loc, type, asInt);
+}

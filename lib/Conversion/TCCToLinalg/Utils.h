@@ -1,0 +1,92 @@
+//===- Utils.h - helpers shared by the tcc-to-linalg patterns ---*- C++ -*-===//
+#ifndef TCC_LIB_CONVERSION_TCCTOLINALG_UTILS_H
+#define TCC_LIB_CONVERSION_TCCTOLINALG_UTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tcc::lowering {
+
+/// Size of dim `d` of tensor `v` as an index value (constant when static).
+Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d);
+
+/// All dims of `v` as index values.
+SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value v);
+
+/// tensor.empty of `type`; `dims` holds one index value per dim (only the
+/// dynamic entries are used).
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> dims);
+
+/// tensor.empty filled with `value` (a scalar of the element type).
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   ArrayRef<Value> dims, Value value);
+
+/// Scalar constant of a float or integer type.
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// f16 and bf16 compute in f32; other types compute as they are.
+Type computeType(Type elementType);
+/// Extends a half-precision scalar to its compute type.
+Value toCompute(OpBuilder &b, Location loc, Value scalar);
+/// Converts a scalar between any two supported element types with tcc.cast
+/// semantics (float->int truncates, x->i1 is x != 0, narrowing rounds).
+Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type target);
+
+/// Runtime dims of a broadcast of `operands` to `resultType`. Dynamic dims
+/// that must agree are checked with cf.assert (size-1 stretching of a dynamic
+/// dim is not supported and fails that check).
+SmallVector<Value> broadcastDims(OpBuilder &b, Location loc,
+                                 RankedTensorType resultType,
+                                 ValueRange operands, StringRef opName);
+
+/// Indexing map of `operandType` broadcast into a loop nest over
+/// `resultType` (leading dims dropped, static size-1 dims pinned to 0).
+AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType operandType,
+                       RankedTensorType resultType);
+
+using ScalarBodyFn =
+    function_ref<Value(OpBuilder &, Location, ValueRange /*args*/)>;
+
+/// All-parallel linalg.generic over `resultType` (dims `resultDims`) reading
+/// `inputs` through `inputMaps`; the body receives the inputs in their compute
+/// type and its result is converted to the result element type.
+Value buildMapped(OpBuilder &b, Location loc, RankedTensorType resultType,
+                  ArrayRef<Value> resultDims, ValueRange inputs,
+                  ArrayRef<AffineMap> inputMaps, ScalarBodyFn body);
+
+/// linalg.generic computing `body` over the broadcast of `operands`; the body
+/// receives operands in their compute type (see computeType) and its result
+/// is converted to the result element type.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange operands, StringRef opName,
+                       ScalarBodyFn body);
+
+/// Emits cf.assert(lhs == rhs) with `message` unless both are the same
+/// constant.
+void assertEqual(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                 const Twine &message);
+
+/// Reduces `input` over the sorted `axes` with `combine`, starting from
+/// `init`; the result drops the reduced dims and has element type
+/// `accType`. The body of `combine` gets (element in accType, accumulator).
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, Type accType, double init,
+                     function_ref<Value(OpBuilder &, Location, Value, Value)>
+                         combine,
+                     function_ref<Value(OpBuilder &, Location, Value)>
+                         prologue = nullptr);
+
+/// Product of the sizes of `axes` of `v` as a float scalar of `type`.
+Value elementCount(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
+                   Type type);
+
+/// Maps a reduced tensor (reduced dims dropped) back into a loop nest over
+/// the full rank: the identity map without the reduced dims.
+AffineMap reducedMap(MLIRContext *ctx, int64_t rank, ArrayRef<int64_t> axes);
+
+} // namespace mlir::tcc::lowering
+
+#endif // TCC_LIB_CONVERSION_TCCTOLINALG_UTILS_H

@@ -1,0 +1,1289 @@
+//===- TCCOps.cpp - tcc op verifiers, type inference, folders ---*- C++ -*-===//
+//
+// Shape rules live in inferReturnTypes: the verifier of every inferred op
+// compares the declared result type against them, builders use them to omit
+// result types, and the same messages reach the user either way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+//===----------------------------------------------------------------------===//
+// Shared shape helpers
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> mlir::tcc::normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+static std::string dimStr(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + dimStr(d);
+  return s.empty() ? "scalar" : s;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tcc::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
+                           ArrayRef<StringRef> names, std::string *error) {
+  size_t rank = 0;
+  for (ArrayRef<int64_t> s : shapes)
+    rank = std::max(rank, s.size());
+  SmallVector<int64_t> result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    // Index of the operand that fixed a static size > 1 for this dim.
+    int owner = -1;
+    bool sawDynamic = false;
+    for (auto [k, s] : llvm::enumerate(shapes)) {
+      if (i + s.size() < rank)
+        continue;
+      int64_t d = s[i + s.size() - rank];
+      if (ShapedType::isDynamic(d)) {
+        sawDynamic = true;
+        continue;
+      }
+      if (d == 1)
+        continue;
+      if (owner >= 0 && result[i] != d) {
+        if (error) {
+          ArrayRef<int64_t> o = shapes[owner];
+          *error = llvm::formatv(
+              "operands are not broadcast-compatible: {0} has size {1} at dim "
+              "{2}, {3} has size {4} at dim {5}",
+              names[owner], result[i], i + o.size() - rank, names[k], d,
+              i + s.size() - rank);
+        }
+        return failure();
+      }
+      owner = k;
+      result[i] = d;
+    }
+    if (owner < 0 && sawDynamic)
+      result[i] = ShapedType::kDynamic;
+  }
+  return result;
+}
+
+int64_t mlir::tcc::windowOutputSize(int64_t in, int64_t padBefore,
+                                    int64_t padAfter, int64_t kernel,
+                                    int64_t stride, int64_t dilation) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (kernel - 1) + 1;
+  int64_t padded = in + padBefore + padAfter;
+  if (padded < span)
+    return 0;
+  return (padded - span) / stride + 1;
+}
+
+/// Emits "'tcc.x' op <msg>" at `loc` when there is one (builders pass none).
+static LogicalResult fail(std::optional<Location> loc, StringRef opName,
+                          const Twine &msg) {
+  return emitOptionalError(loc, "'", opName, "' op ", msg.str());
+}
+
+/// Declared and inferred result types agree when element types match and
+/// every dim is equal or dynamic on one side (a declared type may refine).
+static bool areCompatibleTensorTypes(TypeRange l, TypeRange r) {
+  if (l.size() != r.size())
+    return false;
+  for (auto [a, b] : llvm::zip(l, r)) {
+    auto ta = dyn_cast<RankedTensorType>(a);
+    auto tb = dyn_cast<RankedTensorType>(b);
+    if (!ta || !tb || ta.getElementType() != tb.getElementType() ||
+        failed(verifyCompatibleShape(ta.getShape(), tb.getShape())))
+      return false;
+  }
+  return true;
+}
+
+static RankedTensorType rankedOrNull(Value v) {
+  return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+}
+
+#define TCC_COMPATIBLE_RETURN_TYPES(OP)                                        \
+  bool OP::isCompatibleReturnTypes(TypeRange l, TypeRange r) {                 \
+    return areCompatibleTensorTypes(l, r);                                     \
+  }
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+/// Result type of a broadcasting op over `operands` with `elementType`.
+static LogicalResult
+inferBroadcast(std::optional<Location> loc, StringRef opName,
+               ArrayRef<Value> operands, ArrayRef<StringRef> names,
+               Type elementType, SmallVectorImpl<Type> &inferred) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (auto [v, name] : llvm::zip(operands, names)) {
+    auto t = rankedOrNull(v);
+    if (!t)
+      return fail(loc, opName, Twine(name) + " must be a ranked tensor");
+    shapes.push_back(t.getShape());
+  }
+  std::string error;
+  auto shape = broadcastShapes(shapes, names, &error);
+  if (failed(shape))
+    return fail(loc, opName, error);
+  inferred.push_back(RankedTensorType::get(*shape, elementType));
+  return success();
+}
+
+static LogicalResult inferBinary(std::optional<Location> loc, StringRef opName,
+                                 Value lhs, Value rhs,
+                                 SmallVectorImpl<Type> &inferred) {
+  auto lt = rankedOrNull(lhs), rt = rankedOrNull(rhs);
+  if (!lt || !rt)
+    return fail(loc, opName, "expects ranked tensor operands");
+  if (lt.getElementType() != rt.getElementType())
+    return fail(loc, opName,
+                llvm::formatv("expects lhs and rhs to have the same element "
+                              "type, got {0} and {1}",
+                              lt.getElementType(), rt.getElementType())
+                    .str());
+  return inferBroadcast(loc, opName, {lhs, rhs}, {"lhs", "rhs"},
+                        lt.getElementType(), inferred);
+}
+
+#define TCC_BINARY_INFER(OP)                                                   \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor a, SmallVectorImpl<Type> &t) {    \
+    return inferBinary(l, getOperationName(), a.getLhs(), a.getRhs(), t);      \
+  }                                                                            \
+  TCC_COMPATIBLE_RETURN_TYPES(OP)
+
+TCC_BINARY_INFER(AddOp)
+TCC_BINARY_INFER(SubOp)
+TCC_BINARY_INFER(MulOp)
+TCC_BINARY_INFER(DivOp)
+TCC_BINARY_INFER(MaximumOp)
+TCC_BINARY_INFER(MinimumOp)
+TCC_BINARY_INFER(PowOp)
+
+static LogicalResult verifyNotBool(Operation *op, Type elementType) {
+  if (elementType.isInteger(1))
+    return op->emitOpError("does not accept i1 operands");
+  return success();
+}
+
+LogicalResult AddOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult SubOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult MulOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult DivOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult MaximumOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult MinimumOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult PowOp::verify() {
+  if (!isa<FloatType>(getType().getElementType()))
+    return emitOpError("expects floating-point operands, got ")
+           << getType().getElementType();
+  return success();
+}
+
+/// True when `attr` is a splat of `value` (floats or integers).
+static bool isSplatOf(Attribute attr, double value) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type et = splat.getElementType();
+  if (isa<FloatType>(et))
+    return splat.getSplatValue<APFloat>().convertToDouble() == value;
+  if (et.isInteger() && !et.isInteger(1))
+    return splat.getSplatValue<APInt>().getSExtValue() == (int64_t)value;
+  return false;
+}
+
+/// Folds `op` when both operands are constants of the result's exact type
+/// (no broadcasting) and not too large to duplicate.
+template <typename FloatFn, typename IntFn>
+static OpFoldResult foldBinaryConstants(Operation *op,
+                                        ArrayRef<Attribute> operands,
+                                        FloatFn floatFn, IntFn intFn) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type.hasStaticShape() || type.getNumElements() > 4096)
+    return {};
+  for (Value v : op->getOperands())
+    if (v.getType() != type)
+      return {};
+  if (isa<FloatType>(type.getElementType()))
+    return constFoldBinaryOp<FloatAttr>(operands, floatFn);
+  if (type.getElementType().isInteger() && !type.getElementType().isInteger(1))
+    return constFoldBinaryOp<IntegerAttr>(operands, intFn);
+  return {};
+}
+
+/// x op c -> x when c is the identity and no broadcasting happens.
+static OpFoldResult foldIdentityRhs(Operation *op, Attribute rhs,
+                                    double identity) {
+  Value lhs = op->getOperand(0);
+  if (lhs.getType() == op->getResult(0).getType() && isSplatOf(rhs, identity))
+    return lhs;
+  return {};
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentityRhs(*this, adaptor.getRhs(), 0.0))
+    return r;
+  if (getRhs().getType() == getType() && isSplatOf(adaptor.getLhs(), 0.0))
+    return getRhs();
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return a + b; },
+      [](const APInt &a, const APInt &b) { return a + b; });
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentityRhs(*this, adaptor.getRhs(), 0.0))
+    return r;
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return a - b; },
+      [](const APInt &a, const APInt &b) { return a - b; });
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentityRhs(*this, adaptor.getRhs(), 1.0))
+    return r;
+  if (getRhs().getType() == getType() && isSplatOf(adaptor.getLhs(), 1.0))
+    return getRhs();
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return a * b; },
+      [](const APInt &a, const APInt &b) { return a * b; });
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentityRhs(*this, adaptor.getRhs(), 1.0))
+    return r;
+  // Integer division by zero must stay a runtime matter; only fold floats.
+  if (!isa<FloatType>(getType().getElementType()))
+    return {};
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return a / b; },
+      [](const APInt &a, const APInt &) { return a; });
+}
+
+OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); },
+      [](const APInt &a, const APInt &b) { return a.sge(b) ? a : b; });
+}
+
+OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldBinaryConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); },
+      [](const APInt &a, const APInt &b) { return a.sle(b) ? a : b; });
+}
+
+OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
+  return foldIdentityRhs(*this, adaptor.getRhs(), 1.0);
+}
+
+//===----------------------------------------------------------------------===//
+// CmpOp, SelectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc, Adaptor a,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto lt = rankedOrNull(a.getLhs()), rt = rankedOrNull(a.getRhs());
+  if (!lt || !rt)
+    return fail(loc, getOperationName(), "expects ranked tensor operands");
+  if (lt.getElementType() != rt.getElementType())
+    return fail(loc, getOperationName(),
+                llvm::formatv("expects lhs and rhs to have the same element "
+                              "type, got {0} and {1}",
+                              lt.getElementType(), rt.getElementType())
+                    .str());
+  return inferBroadcast(loc, getOperationName(), {a.getLhs(), a.getRhs()},
+                        {"lhs", "rhs"}, IntegerType::get(ctx, 1), inferred);
+}
+TCC_COMPATIBLE_RETURN_TYPES(CmpOp)
+
+LogicalResult CmpOp::verify() {
+  static constexpr StringLiteral kPredicates[] = {"eq", "ne", "lt",
+                                                  "le", "gt", "ge"};
+  if (!llvm::is_contained(kPredicates, getPredicate()))
+    return emitOpError("expects predicate to be one of eq, ne, lt, le, gt, "
+                       "ge, got '")
+           << getPredicate() << "'";
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor a,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto tt = rankedOrNull(a.getOnTrue()), ft = rankedOrNull(a.getOnFalse());
+  if (!tt || !ft || !rankedOrNull(a.getCond()))
+    return fail(loc, getOperationName(), "expects ranked tensor operands");
+  if (tt.getElementType() != ft.getElementType())
+    return fail(loc, getOperationName(),
+                llvm::formatv("expects on_true and on_false to have the same "
+                              "element type, got {0} and {1}",
+                              tt.getElementType(), ft.getElementType())
+                    .str());
+  return inferBroadcast(loc, getOperationName(),
+                        {a.getCond(), a.getOnTrue(), a.getOnFalse()},
+                        {"cond", "on_true", "on_false"}, tt.getElementType(),
+                        inferred);
+}
+TCC_COMPATIBLE_RETURN_TYPES(SelectOp)
+
+LogicalResult SelectOp::verify() { return success(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+#define TCC_UNARY_INFER(OP)                                                    \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor a, SmallVectorImpl<Type> &t) {    \
+    auto type = rankedOrNull(a.getX());                                        \
+    if (!type)                                                                 \
+      return fail(l, getOperationName(), "expects a ranked tensor operand");   \
+    t.push_back(type);                                                         \
+    return success();                                                          \
+  }                                                                            \
+  TCC_COMPATIBLE_RETURN_TYPES(OP)
+
+TCC_UNARY_INFER(NegOp)
+TCC_UNARY_INFER(ExpOp)
+TCC_UNARY_INFER(LogOp)
+TCC_UNARY_INFER(SqrtOp)
+TCC_UNARY_INFER(RsqrtOp)
+TCC_UNARY_INFER(AbsOp)
+TCC_UNARY_INFER(TanhOp)
+TCC_UNARY_INFER(SigmoidOp)
+TCC_UNARY_INFER(ReluOp)
+TCC_UNARY_INFER(SiluOp)
+TCC_UNARY_INFER(ErfOp)
+TCC_UNARY_INFER(GeluOp)
+TCC_UNARY_INFER(SoftmaxOp)
+TCC_UNARY_INFER(LogSoftmaxOp)
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getX().getDefiningOp<NegOp>())
+    return inner.getX();
+  return constFoldUnaryOp<FloatAttr>(adaptor.getOperands(),
+                                     [](const APFloat &a) { return -a; });
+}
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError("expects approximate to be \"none\" or \"tanh\", got \"")
+           << getApproximate() << "\"";
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  if (failed(verifyCompatibleShape(getX().getType(), getType())))
+    return emitOpError("expects the result shape to equal the operand "
+                       "shape, got ")
+           << getX().getType() << " and " << getType();
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+/// Normalized, sorted, unique reduction axes; empty `axes` means all dims.
+static FailureOr<SmallVector<int64_t>>
+normalizeAxes(std::optional<Location> loc, StringRef opName,
+              ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> result;
+  if (axes.empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      result.push_back(i);
+    return result;
+  }
+  for (int64_t a : axes) {
+    auto n = normalizeAxis(a, rank);
+    if (!n) {
+      (void)fail(loc, opName,
+                 llvm::formatv("axis {0} is out of range for rank {1}", a,
+                               rank)
+                     .str());
+      return failure();
+    }
+    if (llvm::is_contained(result, *n)) {
+      (void)fail(loc, opName,
+                 llvm::formatv("axis {0} appears more than once", a).str());
+      return failure();
+    }
+    result.push_back(*n);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+static LogicalResult inferReduce(std::optional<Location> loc, StringRef opName,
+                                 Value x, ArrayRef<int64_t> axes,
+                                 bool keepDims,
+                                 SmallVectorImpl<Type> &inferred) {
+  auto type = rankedOrNull(x);
+  if (!type)
+    return fail(loc, opName, "expects a ranked tensor operand");
+  auto normalized = normalizeAxes(loc, opName, axes, type.getRank());
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!llvm::is_contained(*normalized, i))
+      shape.push_back(type.getDimSize(i));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+#define TCC_REDUCE_INFER(OP)                                                   \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor a, SmallVectorImpl<Type> &t) {    \
+    return inferReduce(l, getOperationName(), a.getX(), a.getAxes(),           \
+                       a.getKeepDims(), t);                                    \
+  }                                                                            \
+  TCC_COMPATIBLE_RETURN_TYPES(OP)                                              \
+  LogicalResult OP::verify() { return success(); }
+
+TCC_REDUCE_INFER(ReduceSumOp)
+TCC_REDUCE_INFER(ReduceMeanOp)
+TCC_REDUCE_INFER(ReduceMaxOp)
+TCC_REDUCE_INFER(ReduceMinOp)
+
+static LogicalResult verifyAxisInRange(Operation *op, int64_t axis,
+                                       int64_t rank) {
+  if (!normalizeAxis(axis, rank))
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyAxisInRange(*this, getAxis(), getX().getType().getRank());
+}
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxisInRange(*this, getAxis(), getX().getType().getRank());
+}
+
+/// Checks that `param` (weight, bias, ...) has shape `expected` and the
+/// element type of x.
+static LogicalResult verifyParam(Operation *op, StringRef name, Value param,
+                                 ArrayRef<int64_t> expected, Type elementType) {
+  auto type = cast<RankedTensorType>(param.getType());
+  if (type.getElementType() != elementType)
+    return op->emitOpError("expects ")
+           << name << " to have element type " << elementType << ", got "
+           << type.getElementType();
+  if (failed(verifyCompatibleShape(type.getShape(), expected)))
+    return op->emitOpError("expects ")
+           << name << " of shape " << shapeStr(expected) << ", got "
+           << shapeStr(type.getShape());
+  return success();
+}
+
+static LogicalResult verifyNorm(Operation *op, Value x, int64_t axis,
+                                ArrayRef<std::pair<StringRef, Value>> params,
+                                float epsilon) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (type.getRank() == 0)
+    return op->emitOpError("expects x of rank >= 1");
+  auto n = normalizeAxis(axis, type.getRank());
+  if (!n)
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << type.getRank();
+  if (!(epsilon >= 0.0f))
+    return op->emitOpError("expects a non-negative epsilon, got ") << epsilon;
+  for (auto [name, v] : params)
+    if (failed(verifyParam(op, name, v, type.getShape().drop_front(*n),
+                           type.getElementType())))
+      return failure();
+  return success();
+}
+
+TCC_UNARY_INFER(LayerNormOp)
+TCC_UNARY_INFER(RmsNormOp)
+TCC_UNARY_INFER(BatchNormOp)
+
+LogicalResult LayerNormOp::verify() {
+  return verifyNorm(*this, getX(), getAxis(),
+                    {{"weight", getWeight()}, {"bias", getBias()}},
+                    getEpsilon().convertToFloat());
+}
+
+LogicalResult RmsNormOp::verify() {
+  return verifyNorm(*this, getX(), getAxis(), {{"weight", getWeight()}},
+                    getEpsilon().convertToFloat());
+}
+
+LogicalResult BatchNormOp::verify() {
+  auto type = getX().getType();
+  if (type.getRank() < 2)
+    return emitOpError("expects x of rank >= 2 (N, C, ...), got rank ")
+           << type.getRank();
+  if (!(getEpsilon().convertToFloat() >= 0.0f))
+    return emitOpError("expects a non-negative epsilon");
+  int64_t c = type.getDimSize(1);
+  for (auto [name, v] : {std::pair<StringRef, Value>{"scale", getScale()},
+                         {"bias", getBias()},
+                         {"mean", getMean()},
+                         {"var", getVar()}})
+    if (failed(verifyParam(*this, name, v, {c}, type.getElementType())))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp, LinearOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor ad,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto a = rankedOrNull(ad.getA()), b = rankedOrNull(ad.getB());
+  if (!a || !b)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (a.getRank() < 2 || b.getRank() < 2)
+    return fail(loc, name,
+                llvm::formatv("expects operands of rank >= 2, got {0} and {1}",
+                              a.getRank(), b.getRank())
+                    .str());
+  if (a.getElementType() != b.getElementType())
+    return fail(loc, name,
+                llvm::formatv("expects a and b to have the same element type, "
+                              "got {0} and {1}",
+                              a.getElementType(), b.getElementType())
+                    .str());
+  int64_t ka = a.getShape().back(), kb = b.getShape()[b.getRank() - 2];
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return fail(loc, name,
+                llvm::formatv("contracting dims differ: a has {0} columns "
+                              "(dim {1}), b has {2} rows (dim {3})",
+                              ka, a.getRank() - 1, kb, b.getRank() - 2)
+                    .str());
+  std::string error;
+  auto batch = broadcastShapes({a.getShape().drop_back(2),
+                                b.getShape().drop_back(2)},
+                               {"a's batch dims", "b's batch dims"}, &error);
+  if (failed(batch))
+    return fail(loc, name, error);
+  SmallVector<int64_t> shape = *batch;
+  shape.push_back(a.getShape()[a.getRank() - 2]);
+  shape.push_back(b.getShape().back());
+  inferred.push_back(RankedTensorType::get(shape, a.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(MatmulOp)
+LogicalResult MatmulOp::verify() { return success(); }
+
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor ad,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX()), w = rankedOrNull(ad.getWeight());
+  if (!x || !w)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (x.getRank() < 1 || w.getRank() != 2)
+    return fail(loc, name,
+                llvm::formatv("expects x of rank >= 1 and weight of rank 2, "
+                              "got {0} and {1}",
+                              x.getRank(), w.getRank())
+                    .str());
+  int64_t in = x.getShape().back(), win = w.getDimSize(1);
+  if (!ShapedType::isDynamic(in) && !ShapedType::isDynamic(win) && in != win)
+    return fail(loc, name,
+                llvm::formatv("x has {0} input features (last dim) but weight "
+                              "has {1} (dim 1)",
+                              in, win)
+                    .str());
+  SmallVector<int64_t> shape(x.getShape().drop_back());
+  shape.push_back(w.getDimSize(0));
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(LinearOp)
+
+LogicalResult LinearOp::verify() {
+  Type et = getX().getType().getElementType();
+  if (getWeight().getType().getElementType() != et)
+    return emitOpError("expects weight to have element type ")
+           << et << ", got " << getWeight().getType().getElementType();
+  if (Value bias = getBias())
+    return verifyParam(*this, "bias", bias,
+                       {getWeight().getType().getDimSize(0)}, et);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2dOp, pooling
+//===----------------------------------------------------------------------===//
+
+/// Expands [ph, pw] to [top, left, bottom, right].
+static SmallVector<int64_t, 4> expandPadding(ArrayRef<int64_t> p) {
+  if (p.size() == 2)
+    return {p[0], p[1], p[0], p[1]};
+  return SmallVector<int64_t, 4>(p);
+}
+
+static LogicalResult checkPair(std::optional<Location> loc, StringRef opName,
+                               StringRef attr, std::optional<ArrayRef<int64_t>> v,
+                               int64_t minimum) {
+  if (!v)
+    return success();
+  if (v->size() != 2)
+    return fail(loc, opName,
+                llvm::formatv("expects {0} to have 2 values, got {1}", attr,
+                              v->size())
+                    .str());
+  for (int64_t x : *v)
+    if (x < minimum)
+      return fail(loc, opName,
+                  llvm::formatv("expects {0} values >= {1}, got {2}", attr,
+                                minimum, x)
+                      .str());
+  return success();
+}
+
+static LogicalResult checkPadding(std::optional<Location> loc,
+                                  StringRef opName,
+                                  std::optional<ArrayRef<int64_t>> p) {
+  if (!p)
+    return success();
+  if (p->size() != 2 && p->size() != 4)
+    return fail(loc, opName,
+                llvm::formatv("expects padding to have 2 or 4 values (top, "
+                              "left, bottom, right), got {0}",
+                              p->size())
+                    .str());
+  for (int64_t x : *p)
+    if (x < 0)
+      return fail(loc, opName,
+                  llvm::formatv("expects padding values >= 0, got {0}", x)
+                      .str());
+  return success();
+}
+
+LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor ad,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX()), w = rankedOrNull(ad.getWeight());
+  if (!x || !w)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (x.getRank() != 4 || w.getRank() != 4)
+    return fail(loc, name,
+                llvm::formatv("expects x (NCHW) and weight (OIHW) of rank 4, "
+                              "got {0} and {1}",
+                              x.getRank(), w.getRank())
+                    .str());
+  if (failed(checkPair(loc, name, "strides", ad.getStrides(), 1)) ||
+      failed(checkPair(loc, name, "dilations", ad.getDilations(), 1)) ||
+      failed(checkPadding(loc, name, ad.getPadding())))
+    return failure();
+  int64_t groups = ad.getGroups();
+  if (groups < 1)
+    return fail(loc, name,
+                llvm::formatv("expects groups >= 1, got {0}", groups).str());
+  int64_t c = x.getDimSize(1), wc = w.getDimSize(1), o = w.getDimSize(0);
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
+      c != wc * groups)
+    return fail(loc, name,
+                llvm::formatv("x has {0} channels but weight expects {1} "
+                              "(dim 1 = {2} times groups = {3})",
+                              c, wc * groups, wc, groups)
+                    .str());
+  if (!ShapedType::isDynamic(o) && o % groups != 0)
+    return fail(loc, name,
+                llvm::formatv("output channels {0} are not divisible by "
+                              "groups {1}",
+                              o, groups)
+                    .str());
+  auto strides = ad.getStrides().value_or(ArrayRef<int64_t>{1, 1});
+  auto dilations = ad.getDilations().value_or(ArrayRef<int64_t>{1, 1});
+  auto pad = expandPadding(ad.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
+  SmallVector<int64_t> shape = {x.getDimSize(0), o};
+  for (int i = 0; i < 2; ++i) {
+    int64_t k = w.getDimSize(2 + i);
+    if (ShapedType::isDynamic(k)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t out = windowOutputSize(x.getDimSize(2 + i), pad[i], pad[i + 2], k,
+                                   strides[i], dilations[i]);
+    if (out == 0)
+      return fail(loc, name,
+                  llvm::formatv("the kernel ({0}) is larger than the padded "
+                                "input along dim {1}",
+                                k, 2 + i)
+                      .str());
+    shape.push_back(out);
+  }
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(Conv2dOp)
+
+LogicalResult Conv2dOp::verify() {
+  Type et = getX().getType().getElementType();
+  if (getWeight().getType().getElementType() != et)
+    return emitOpError("expects weight to have element type ") << et;
+  if (Value bias = getBias())
+    return verifyParam(*this, "bias", bias,
+                       {getWeight().getType().getDimSize(0)}, et);
+  return success();
+}
+
+SmallVector<int64_t, 2> Conv2dOp::getStridesOrDefault() {
+  return SmallVector<int64_t, 2>(getStrides().value_or(ArrayRef<int64_t>{1, 1}));
+}
+SmallVector<int64_t, 4> Conv2dOp::getPaddingOrDefault() {
+  return expandPadding(getPadding().value_or(ArrayRef<int64_t>{0, 0}));
+}
+SmallVector<int64_t, 2> Conv2dOp::getDilationsOrDefault() {
+  return SmallVector<int64_t, 2>(
+      getDilations().value_or(ArrayRef<int64_t>{1, 1}));
+}
+
+template <typename PoolAdaptor>
+static LogicalResult inferPool(std::optional<Location> loc, StringRef name,
+                               PoolAdaptor ad,
+                               SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(ad.getX());
+  if (!x || x.getRank() != 4)
+    return fail(loc, name, "expects x of rank 4 (NCHW)");
+  if (failed(checkPair(loc, name, "kernel_size", ad.getKernelSize(), 1)) ||
+      failed(checkPair(loc, name, "strides", ad.getStrides(), 1)) ||
+      failed(checkPadding(loc, name, ad.getPadding())))
+    return failure();
+  ArrayRef<int64_t> k = ad.getKernelSize();
+  auto strides = ad.getStrides().value_or(k);
+  auto pad = expandPadding(ad.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
+  for (int i = 0; i < 2; ++i)
+    if (pad[i] >= k[i] || pad[i + 2] >= k[i])
+      return fail(loc, name,
+                  llvm::formatv("padding {0} must be smaller than the kernel "
+                                "size {1}",
+                                std::max(pad[i], pad[i + 2]), k[i])
+                      .str());
+  SmallVector<int64_t> shape = {x.getDimSize(0), x.getDimSize(1)};
+  for (int i = 0; i < 2; ++i) {
+    int64_t out = windowOutputSize(x.getDimSize(2 + i), pad[i], pad[i + 2],
+                                   k[i], strides[i], 1);
+    if (out == 0)
+      return fail(loc, name,
+                  llvm::formatv("the window ({0}) is larger than the padded "
+                                "input along dim {1}",
+                                k[i], 2 + i)
+                      .str());
+    shape.push_back(out);
+  }
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+#define TCC_POOL(OP)                                                           \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor a, SmallVectorImpl<Type> &t) {    \
+    return inferPool(l, getOperationName(), a, t);                             \
+  }                                                                            \
+  TCC_COMPATIBLE_RETURN_TYPES(OP)                                              \
+  LogicalResult OP::verify() { return success(); }                             \
+  SmallVector<int64_t, 2> OP::getStridesOrDefault() {                          \
+    return SmallVector<int64_t, 2>(getStrides().value_or(getKernelSize()));    \
+  }                                                                            \
+  SmallVector<int64_t, 4> OP::getPaddingOrDefault() {                          \
+    return expandPadding(getPadding().value_or(ArrayRef<int64_t>{0, 0}));      \
+  }
+
+TCC_POOL(MaxPool2dOp)
+TCC_POOL(AvgPool2dOp)
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor ad,
+                                            SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto q = rankedOrNull(ad.getQ()), k = rankedOrNull(ad.getK()),
+       v = rankedOrNull(ad.getV());
+  if (!q || !k || !v)
+    return fail(loc, name, "expects ranked tensor operands");
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank)
+    return fail(loc, name,
+                llvm::formatv("expects q, k, v of equal rank >= 2, got {0}, "
+                              "{1}, {2}",
+                              q.getRank(), k.getRank(), v.getRank())
+                    .str());
+  if (k.getElementType() != q.getElementType() ||
+      v.getElementType() != q.getElementType())
+    return fail(loc, name, "expects q, k, v to have the same element type");
+  auto lead = [](RankedTensorType t) { return t.getShape().drop_back(2); };
+  if (failed(verifyCompatibleShape(lead(q), lead(k))) ||
+      failed(verifyCompatibleShape(lead(q), lead(v))))
+    return fail(loc, name,
+                llvm::formatv("expects equal leading dims, got q {0}, k {1}, "
+                              "v {2}",
+                              shapeStr(q.getShape()), shapeStr(k.getShape()),
+                              shapeStr(v.getShape()))
+                    .str());
+  auto compatible = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (!compatible(q.getShape().back(), k.getShape().back()))
+    return fail(loc, name,
+                llvm::formatv("q and k head dims differ: {0} vs {1}",
+                              q.getShape().back(), k.getShape().back())
+                    .str());
+  if (!compatible(k.getDimSize(rank - 2), v.getDimSize(rank - 2)))
+    return fail(loc, name,
+                llvm::formatv("k and v sequence lengths differ: {0} vs {1}",
+                              k.getDimSize(rank - 2), v.getDimSize(rank - 2))
+                    .str());
+  if (Value mask = ad.getMask()) {
+    auto m = rankedOrNull(mask);
+    if (!m)
+      return fail(loc, name, "expects a ranked mask");
+    if (!m.getElementType().isInteger(1) &&
+        m.getElementType() != q.getElementType())
+      return fail(loc, name, "expects an i1 mask or a mask of q's element type");
+    SmallVector<int64_t> scores(lead(q));
+    scores.push_back(q.getDimSize(rank - 2));
+    scores.push_back(k.getDimSize(rank - 2));
+    std::string error;
+    auto b = broadcastShapes({scores, m.getShape()}, {"scores", "mask"},
+                             &error);
+    if (failed(b) || failed(verifyCompatibleShape(*b, scores)))
+      return fail(loc, name,
+                  llvm::formatv("mask of shape {0} does not broadcast to the "
+                                "scores' shape {1}",
+                                shapeStr(m.getShape()), shapeStr(scores))
+                      .str());
+  }
+  SmallVector<int64_t> shape(q.getShape().drop_back());
+  shape.push_back(v.getShape().back());
+  inferred.push_back(RankedTensorType::get(shape, q.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(AttentionOp)
+LogicalResult AttentionOp::verify() { return success(); }
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+static bool isPermutation(ArrayRef<int64_t> perm) {
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= (int64_t)perm.size() || seen[p])
+      return false;
+    seen[p] = true;
+  }
+  return true;
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor ad,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(ad.getX());
+  if (!x)
+    return fail(loc, getOperationName(), "expects a ranked tensor operand");
+  ArrayRef<int64_t> perm = ad.getPermutation();
+  if ((int64_t)perm.size() != x.getRank() || !isPermutation(perm))
+    return fail(loc, getOperationName(),
+                llvm::formatv("expects permutation to be a permutation of "
+                              "[0, {0}), got [{1}]",
+                              x.getRank(), llvm::make_range(perm.begin(),
+                                                            perm.end()))
+                    .str());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(x.getDimSize(p));
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(TransposeOp)
+LogicalResult TransposeOp::verify() { return success(); }
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
+      getX().getType() == getType())
+    return getX();
+  return {};
+}
+
+namespace {
+/// transpose(transpose(x, p1), p2) -> transpose(x, p1∘p2), or x when the
+/// composition is the identity.
+struct ComposeTransposes : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getX().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return failure();
+    ArrayRef<int64_t> p1 = inner.getPermutation(), p2 = op.getPermutation();
+    SmallVector<int64_t> composed;
+    for (int64_t p : p2)
+      composed.push_back(p1[p]);
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        inner.getX().getType() == op.getType()) {
+      rewriter.replaceOp(op, inner.getX());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), inner.getX(),
+                                             composed);
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ComposeTransposes>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp, BroadcastToOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto in = getX().getType();
+  auto out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("expects the result element type ")
+           << out.getElementType() << " to equal the operand's "
+           << in.getElementType();
+  int64_t dynamicOut = out.getNumDynamicDims();
+  if (Value shape = getShape()) {
+    auto st = cast<RankedTensorType>(shape.getType());
+    if (!st.isDynamicDim(0) && st.getDimSize(0) != out.getRank())
+      return emitOpError("expects the shape operand to have ")
+             << out.getRank() << " entries (the result rank), got "
+             << st.getDimSize(0);
+  } else if (dynamicOut > 1) {
+    return emitOpError("needs a shape operand when the result has more than "
+                       "one dynamic dim (")
+           << dynamicOut << " here)";
+  }
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() != out.getNumElements())
+    return emitOpError("expects the same number of elements, got ")
+           << in.getNumElements() << " (" << shapeStr(in.getShape())
+           << ") and " << out.getNumElements() << " ("
+           << shapeStr(out.getShape()) << ")";
+  // With one inferred dim, the static part of the result must divide the
+  // input's static element count when the input is static.
+  if (in.hasStaticShape() && dynamicOut == 1 && !getShape()) {
+    int64_t known = 1;
+    for (int64_t d : out.getShape())
+      if (!ShapedType::isDynamic(d))
+        known *= d;
+    if (known == 0 || in.getNumElements() % known != 0)
+      return emitOpError("cannot infer the dynamic result dim: ")
+             << in.getNumElements() << " elements are not divisible by "
+             << known;
+  }
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType() && getType().hasStaticShape())
+    return getX();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX()))
+    if (getType().hasStaticShape())
+      return dense.reshape(getType());
+  return {};
+}
+
+namespace {
+/// reshape(reshape(x)) -> reshape(x): only the final shape matters.
+struct FoldReshapeChain : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getX().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), inner.getX(),
+                                           op.getShape());
+    return success();
+  }
+};
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<FoldReshapeChain>(context);
+}
+
+LogicalResult BroadcastToOp::verify() {
+  auto in = getX().getType();
+  auto out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("expects the result element type to equal the "
+                       "operand's");
+  if (in.getRank() > out.getRank())
+    return emitOpError("cannot broadcast rank ")
+           << in.getRank() << " to the lower rank " << out.getRank();
+  int64_t lead = out.getRank() - in.getRank();
+  for (int64_t i = 0; i < in.getRank(); ++i) {
+    int64_t d = in.getDimSize(i), r = out.getDimSize(lead + i);
+    if (ShapedType::isDynamic(d) || ShapedType::isDynamic(r) || d == 1 ||
+        d == r)
+      continue;
+    return emitOpError("cannot broadcast operand dim ")
+           << i << " of size " << d << " to result dim " << lead + i
+           << " of size " << r;
+  }
+  if (Value shape = getShape()) {
+    auto st = cast<RankedTensorType>(shape.getType());
+    if (!st.isDynamicDim(0) && st.getDimSize(0) != out.getRank())
+      return emitOpError("expects the shape operand to have ")
+             << out.getRank() << " entries, got " << st.getDimSize(0);
+  } else {
+    for (int64_t i = 0; i < lead; ++i)
+      if (out.isDynamicDim(i))
+        return emitOpError("needs a shape operand for the new dynamic dim ")
+               << i;
+  }
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType() && getType().hasStaticShape())
+    return getX();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getX()))
+    if (getType().hasStaticShape())
+      return SplatElementsAttr::get(getType(),
+                                    splat.getSplatValue<Attribute>());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp, SliceOp, GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor ad,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  ValueRange inputs = ad.getInputs();
+  if (inputs.empty())
+    return fail(loc, name, "expects at least one input");
+  auto first = rankedOrNull(inputs[0]);
+  if (!first)
+    return fail(loc, name, "expects ranked tensor inputs");
+  auto axis = normalizeAxis(ad.getAxis(), first.getRank());
+  if (!axis)
+    return fail(loc, name,
+                llvm::formatv("axis {0} is out of range for rank {1}",
+                              ad.getAxis(), first.getRank())
+                    .str());
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, v] : llvm::enumerate(inputs.drop_front())) {
+    auto t = rankedOrNull(v);
+    if (!t || t.getRank() != first.getRank() ||
+        t.getElementType() != first.getElementType())
+      return fail(loc, name,
+                  llvm::formatv("input {0} must have the rank and element "
+                                "type of input 0",
+                                i + 1)
+                      .str());
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      int64_t a = shape[d], b = t.getDimSize(d);
+      if (d == *axis) {
+        shape[d] = (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+                       ? ShapedType::kDynamic
+                       : a + b;
+        continue;
+      }
+      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+        return fail(loc, name,
+                    llvm::formatv("input {0} has size {1} at dim {2}, input 0 "
+                                  "has {3}",
+                                  i + 1, b, d, a)
+                        .str());
+      if (ShapedType::isDynamic(a))
+        shape[d] = b;
+    }
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(ConcatOp)
+LogicalResult ConcatOp::verify() { return success(); }
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+/// Clamped Python slice bounds on a static dim: {start, size}.
+static std::pair<int64_t, int64_t> sliceRange(int64_t dim, int64_t start,
+                                              int64_t end, int64_t step) {
+  auto clampIdx = [&](int64_t v) {
+    if (v < 0)
+      v = v < -dim ? 0 : v + dim;
+    return std::min(v, dim);
+  };
+  int64_t s = clampIdx(start), e = clampIdx(end);
+  int64_t size = e > s ? (e - s + step - 1) / step : 0;
+  return {s, size};
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor ad,
+                                        SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX());
+  if (!x)
+    return fail(loc, name, "expects a ranked tensor operand");
+  size_t rank = x.getRank();
+  ArrayRef<int64_t> starts = ad.getStarts(), ends = ad.getEnds();
+  SmallVector<int64_t> steps(rank, 1);
+  if (auto s = ad.getSteps())
+    steps.assign(s->begin(), s->end());
+  if (starts.size() != rank || ends.size() != rank || steps.size() != rank)
+    return fail(loc, name,
+                llvm::formatv("expects starts, ends and steps with one entry "
+                              "per dim ({0}), got {1}, {2}, {3}",
+                              rank, starts.size(), ends.size(), steps.size())
+                    .str());
+  SmallVector<int64_t> shape;
+  for (size_t i = 0; i < rank; ++i) {
+    if (steps[i] <= 0)
+      return fail(loc, name,
+                  llvm::formatv("expects positive steps, got {0} at dim {1}",
+                                steps[i], i)
+                      .str());
+    int64_t d = x.getDimSize(i);
+    shape.push_back(ShapedType::isDynamic(d)
+                        ? ShapedType::kDynamic
+                        : sliceRange(d, starts[i], ends[i], steps[i]).second);
+  }
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(SliceOp)
+LogicalResult SliceOp::verify() { return success(); }
+
+SmallVector<int64_t> SliceOp::getStepsOrDefault() {
+  if (auto s = getSteps())
+    return SmallVector<int64_t>(*s);
+  return SmallVector<int64_t>(getX().getType().getRank(), 1);
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  auto type = getX().getType();
+  if (!type.hasStaticShape() || type != getType())
+    return {};
+  for (auto [s, step] : llvm::zip(getStarts(), getStepsOrDefault()))
+    if (s != 0 || step != 1)
+      return {};
+  return getX();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor ad,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(ad.getX()), idx = rankedOrNull(ad.getIndices());
+  if (!x || !idx)
+    return fail(loc, getOperationName(), "expects ranked tensor operands");
+  auto axis = normalizeAxis(ad.getAxis(), x.getRank());
+  if (!axis)
+    return fail(loc, getOperationName(),
+                llvm::formatv("axis {0} is out of range for rank {1}",
+                              ad.getAxis(), x.getRank())
+                    .str());
+  SmallVector<int64_t> shape(x.getShape().take_front(*axis));
+  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, x.getShape().drop_front(*axis + 1));
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(GatherOp)
+LogicalResult GatherOp::verify() { return success(); }
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange, DictionaryAttr,
+    OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto value = properties.as<Properties *>()->value;
+  if (!value)
+    return failure();
+  inferred.push_back(cast<ElementsAttr>(value).getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+#define GET_OP_CLASSES
+#include "tcc/Dialect/TCC/IR/TCCOps.cpp.inc"

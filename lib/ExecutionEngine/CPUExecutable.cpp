@@ -1,0 +1,258 @@
+//===- CPUExecutable.cpp - JIT-compiled tcc functions on the CPU -*- C++ -*-===//
+//
+// Calls go through MLIR's C interface: `_mlir_ciface_<name>(results*, args*)`
+// where each tensor is a memref descriptor {allocated, aligned, offset,
+// sizes[rank], strides[rank]} of 64-bit words. Results are allocated by the
+// compiled code (malloc) and owned by the caller, which copies and frees them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/ExecutionEngine/CPUExecutable.h"
+#include "tcc/Runtime/MLIRTypes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tcc;
+using ::tcc::runtime::DType;
+using ::tcc::runtime::HostTensor;
+
+static std::string shapeString(const std::vector<int64_t> &shape, DType dt) {
+  std::string s;
+  for (int64_t d : shape)
+    s += (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d)) +
+         "x";
+  return s + ::tcc::runtime::dtypeName(dt);
+}
+
+static LogicalResult recordSignature(func::FuncOp func, FunctionSignature &sig,
+                                     std::string &error) {
+  sig.name = func.getName().str();
+  auto record = [&](TypeRange types, TensorSignature &out,
+                    StringRef what) -> LogicalResult {
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto tt = dyn_cast<RankedTensorType>(t);
+      std::optional<DType> dt =
+          tt ? ::tcc::runtime::dtypeFromMLIRType(tt.getElementType()) : std::nullopt;
+      if (!dt) {
+        std::string ts;
+        llvm::raw_string_ostream os(ts);
+        os << t;
+        error = "function '" + sig.name + "': " + what.str() + " " +
+                std::to_string(i) + " has unsupported type " + ts;
+        return failure();
+      }
+      out.dtypes.push_back(*dt);
+      out.shapes.emplace_back(tt.getShape().begin(), tt.getShape().end());
+    }
+    return success();
+  };
+  if (failed(record(func.getArgumentTypes(), sig.inputs, "argument")) ||
+      failed(record(func.getResultTypes(), sig.results, "result")))
+    return failure();
+  return success();
+}
+
+std::unique_ptr<CPUExecutable>
+CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
+                       std::string &error, std::string *llvmDialectDump) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    FunctionSignature sig;
+    if (failed(recordSignature(func, sig, error)))
+      return nullptr;
+    exe->signatures.push_back(std::move(sig));
+  }
+
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  PassManager pm(ctx);
+  buildCPUPipeline(pm, options);
+  if (failed(pm.run(*lowered))) {
+    error = "lowering to LLVM failed (see the diagnostics above)";
+    return nullptr;
+  }
+  if (llvmDialectDump) {
+    llvm::raw_string_ostream os(*llvmDialectDump);
+    lowered->print(os);
+  }
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*lowered, engineOptions);
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  exe->engine = std::move(*engine);
+  return exe;
+}
+
+const FunctionSignature *CPUExecutable::lookup(StringRef name) const {
+  for (const FunctionSignature &sig : signatures)
+    if (sig.name == name)
+      return &sig;
+  return nullptr;
+}
+
+LogicalResult
+CPUExecutable::checkInputs(const FunctionSignature &sig,
+                           const std::vector<HostTensor> &inputs,
+                           std::string &error) {
+  if (inputs.size() != sig.inputs.dtypes.size()) {
+    error = "function '" + sig.name + "' expects " +
+            std::to_string(sig.inputs.dtypes.size()) + " inputs, got " +
+            std::to_string(inputs.size());
+    return failure();
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto &shape = sig.inputs.shapes[i];
+    DType dt = sig.inputs.dtypes[i];
+    const HostTensor &t = inputs[i];
+    std::string expected = shapeString(shape, dt);
+    if (t.dtype != dt) {
+      error = "input " + std::to_string(i) + ": expected " + expected +
+              ", got element type " + ::tcc::runtime::dtypeName(t.dtype);
+      return failure();
+    }
+    if (t.shape.size() != shape.size()) {
+      error = "input " + std::to_string(i) + ": expected rank " +
+              std::to_string(shape.size()) + " (" + expected + "), got rank " +
+              std::to_string(t.shape.size()) + " (" + t.typeString() + ")";
+      return failure();
+    }
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!ShapedType::isDynamic(shape[d]) && shape[d] != t.shape[d]) {
+        error = "input " + std::to_string(i) + " dim " + std::to_string(d) +
+                ": expected " + std::to_string(shape[d]) + ", got " +
+                std::to_string(t.shape[d]) + " (" + expected + " vs " +
+                t.typeString() + ")";
+        return failure();
+      }
+  }
+  return success();
+}
+
+namespace {
+/// A memref descriptor as 64-bit words.
+struct Descriptor {
+  std::vector<int64_t> words;
+  static Descriptor forTensor(const HostTensor &t) {
+    Descriptor d;
+    auto ptr = reinterpret_cast<int64_t>(t.data.data());
+    d.words = {ptr, ptr, 0};
+    int64_t stride = 1;
+    std::vector<int64_t> strides(t.shape.size());
+    for (int64_t i = (int64_t)t.shape.size() - 1; i >= 0; --i) {
+      strides[i] = stride;
+      stride *= t.shape[i];
+    }
+    d.words.insert(d.words.end(), t.shape.begin(), t.shape.end());
+    d.words.insert(d.words.end(), strides.begin(), strides.end());
+    return d;
+  }
+};
+} // namespace
+
+LogicalResult CPUExecutable::call(StringRef name,
+                                  const std::vector<HostTensor> &inputs,
+                                  std::vector<HostTensor> &results,
+                                  std::string &error) {
+  const FunctionSignature *sig = lookup(name);
+  if (!sig) {
+    error = "no public function named '" + name.str() + "'";
+    return failure();
+  }
+  if (failed(checkInputs(*sig, inputs, error)))
+    return failure();
+
+  std::vector<Descriptor> descs;
+  for (const HostTensor &t : inputs)
+    descs.push_back(Descriptor::forTensor(t));
+  size_t resultWords = 0;
+  for (const auto &shape : sig->results.shapes)
+    resultWords += 3 + 2 * shape.size();
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+
+  std::vector<void *> pointers;
+  pointers.reserve(descs.size() + 1);
+  void *resultPtr = resultStorage.data();
+  std::vector<void *> args;
+  if (!sig->results.shapes.empty())
+    args.push_back(&resultPtr);
+  for (Descriptor &d : descs)
+    pointers.push_back(d.words.data());
+  for (void *&p : pointers)
+    args.push_back(&p);
+
+  if (llvm::Error err =
+          engine->invokePacked(("_mlir_ciface_" + name).str(), args)) {
+    error = "invocation failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+
+  std::set<int64_t> inputPtrs, freed;
+  for (const HostTensor &t : inputs)
+    inputPtrs.insert(reinterpret_cast<int64_t>(t.data.data()));
+  results.clear();
+  size_t w = 0;
+  for (size_t r = 0; r < sig->results.shapes.size(); ++r) {
+    size_t rank = sig->results.shapes[r].size();
+    int64_t allocated = resultStorage[w], aligned = resultStorage[w + 1],
+            offset = resultStorage[w + 2];
+    std::vector<int64_t> sizes(resultStorage.begin() + w + 3,
+                               resultStorage.begin() + w + 3 + rank);
+    std::vector<int64_t> strides(resultStorage.begin() + w + 3 + rank,
+                                 resultStorage.begin() + w + 3 + 2 * rank);
+    w += 3 + 2 * rank;
+    HostTensor out(sig->results.dtypes[r], sizes);
+    size_t elem = ::tcc::runtime::dtypeSize(out.dtype);
+    const char *base = reinterpret_cast<const char *>(aligned);
+    int64_t n = out.numElements();
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t lin = offset;
+      for (size_t d = 0; d < rank; ++d)
+        lin += idx[d] * strides[d];
+      std::memcpy(out.data.data() + i * elem, base + lin * elem, elem);
+      for (int64_t d = (int64_t)rank - 1; d >= 0; --d) {
+        if (++idx[d] < sizes[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    results.push_back(std::move(out));
+    if (allocated && !inputPtrs.count(allocated) && !freed.count(allocated)) {
+      freed.insert(allocated);
+      std::free(reinterpret_cast<void *>(allocated));
+    }
+  }
+  return success();
+}

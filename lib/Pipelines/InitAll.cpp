@@ -1,0 +1,22 @@
+//===- InitAll.cpp - register everything tcc provides -----------*- C++ -*-===//
+#include "tcc/InitAll.h"
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Dialect/Fusion/IR/FusionOps.h"
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+
+void mlir::tcc::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<TCCDialect, fusion::FusionDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void mlir::tcc::registerAllPasses() {
+  registerTCCTransformsPasses();
+  registerTCCConversionPasses();
+  registerTCCPipelines();
+}

@@ -1,0 +1,89 @@
+//===- Pipelines.cpp - tcc's registered pass pipelines ----------*- C++ -*-===//
+//
+// The CPU pipeline, stage by stage (docs/architecture.md has the picture):
+//   1. tcc level: --fuse forms groups, --plan-memory assigns arena offsets.
+//   2. convert-tcc-to-linalg: linalg on tensors, groups kept.
+//   3. tcc-lower-fusion-groups: one tiled loop nest per group.
+//   4. tcc-materialize-memory-plan: group results written into the arena.
+//   5. one-shot bufferization and ownership-based deallocation.
+//   6. vector/scf/memref/math/arith to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
+                                         const CPUPipelineOptions &options) {
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  funcPM.addPass(createCanonicalizerPass());
+  if (options.fuse)
+    funcPM.addPass(createFusePass());
+  if (options.planMemory)
+    funcPM.addPass(createPlanMemoryPass());
+  funcPM.addPass(createConvertTCCToLinalgPass());
+  funcPM.addPass(createLowerFusionGroupsPass());
+  funcPM.addPass(createMaterializeMemoryPlanPass());
+  funcPM.addPass(createCanonicalizerPass());
+  funcPM.addPass(createCSEPass());
+}
+
+void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
+                                 const CPUPipelineOptions &options) {
+  pm.addPass(createPrepareFunctionABIPass());
+  buildTCCToLinalgPipeline(pm, options);
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createConvertLinalgToLoopsPass());
+  loops.addPass(createCanonicalizerPass());
+  loops.addPass(createCSEPass());
+  loops.addPass(createConvertVectorToSCFPass());
+  loops.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls
+  loops.addPass(arith::createArithExpandOpsPass(expand));
+
+  pm.addPass(createConvertMathToLibmPass()); // erf -> erff
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::tcc::registerTCCPipelines() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "tcc-to-linalg",
+      "Fuse, plan memory and lower tcc to linalg on tensors (one loop nest "
+      "per fusion group)",
+      buildTCCToLinalgPipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "tcc-cpu-pipeline", "Lower tcc to the LLVM dialect for the host CPU",
+      buildCPUPipeline);
+}

@@ -1,0 +1,333 @@
+//===- Elementwise.cpp - Reference elementwise ops --------------*- C++ -*-===//
+//
+// Kernels of the elementwise tcc ops: binary arithmetic with numpy
+// broadcasting, cmp, select, the unary math ops and cast. Integer-only
+// computations (all operands and the result integers) are done in exact
+// int64 arithmetic with wrap-around; everything else in double.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluatorInternal.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace tcc::reference::detail {
+
+static bool allInts(std::initializer_list<const HostTensor *> tensors) {
+  for (const HostTensor *t : tensors)
+    if (!isIntDType(t->dtype))
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
+} // namespace
+
+static double applyFloat(BinaryKind kind, double a, double b) {
+  switch (kind) {
+  case BinaryKind::Add:
+    return a + b;
+  case BinaryKind::Sub:
+    return a - b;
+  case BinaryKind::Mul:
+    return a * b;
+  case BinaryKind::Div:
+    return a / b;
+  case BinaryKind::Maximum:
+    // Like torch.maximum: NaN wins (std::max would depend on operand order).
+    if (std::isnan(a) || std::isnan(b))
+      return std::numeric_limits<double>::quiet_NaN();
+    return std::max(a, b);
+  case BinaryKind::Minimum:
+    if (std::isnan(a) || std::isnan(b))
+      return std::numeric_limits<double>::quiet_NaN();
+    return std::min(a, b);
+  case BinaryKind::Pow:
+    return std::pow(a, b);
+  }
+  return 0.0;
+}
+
+/// Exact integer arithmetic; add/sub/mul wrap (done in uint64 to avoid
+/// signed-overflow UB), the result is then wrapped to the result width.
+static int64_t applyInt(BinaryKind kind, int64_t a, int64_t b) {
+  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (kind) {
+  case BinaryKind::Add:
+    return static_cast<int64_t>(ua + ub);
+  case BinaryKind::Sub:
+    return static_cast<int64_t>(ua - ub);
+  case BinaryKind::Mul:
+    return static_cast<int64_t>(ua * ub);
+  case BinaryKind::Div:
+    if (a == std::numeric_limits<int64_t>::min() && b == -1)
+      return a;   // Wraps.
+    return a / b; // C++ truncates toward zero, like torch's trunc division.
+  case BinaryKind::Maximum:
+    return std::max(a, b);
+  case BinaryKind::Minimum:
+    return std::min(a, b);
+  case BinaryKind::Pow:
+    break;
+  }
+  return 0;
+}
+
+template <BinaryKind kind> static LogicalResult evalBinary(OpState &s) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  const HostTensor &lhs = s.operands[0], &rhs = s.operands[1];
+  std::optional<Shape> shape = broadcastShapes(lhs.shape, rhs.shape);
+  if (!shape)
+    return s.fail("cannot broadcast " + lhs.typeString() + " and " +
+                  rhs.typeString());
+  HostTensor *out = s.makeResult(0, *shape);
+  if (!out)
+    return failure();
+
+  bool intPath = allInts({&lhs, &rhs, out});
+  if (kind == BinaryKind::Pow && !runtime::isFloatDType(out->dtype))
+    return s.fail("pow requires a floating-point result, got " +
+                  llvm::Twine(runtime::dtypeName(out->dtype)));
+  return forEachBroadcast(
+      *shape, {&lhs, &rhs}, [&](int64_t i, ArrayRef<int64_t> src) {
+        if (intPath) {
+          int64_t a = getInt(lhs, src[0]), b = getInt(rhs, src[1]);
+          if (kind == BinaryKind::Div && b == 0)
+            return s.fail("integer division by zero");
+          setInt(*out, i, applyInt(kind, a, b));
+        } else {
+          out->setDouble(i, applyFloat(kind, lhs.getDouble(src[0]),
+                                       rhs.getDouble(src[1])));
+        }
+        return success();
+      });
+}
+
+/// tcc.cmp: `predicate` is eq/ne/lt/le/gt/ge; comparisons with NaN are false
+/// except ne.
+static LogicalResult evalCmp(OpState &s) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  FailureOr<std::string> predicate = s.getString("predicate");
+  if (failed(predicate))
+    return failure();
+  static const char *const names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  int pred = -1;
+  for (int i = 0; i < 6; ++i)
+    if (*predicate == names[i])
+      pred = i;
+  if (pred < 0)
+    return s.fail("unknown predicate '" + *predicate + "'");
+
+  const HostTensor &lhs = s.operands[0], &rhs = s.operands[1];
+  std::optional<Shape> shape = broadcastShapes(lhs.shape, rhs.shape);
+  if (!shape)
+    return s.fail("cannot broadcast " + lhs.typeString() + " and " +
+                  rhs.typeString());
+  HostTensor *out = s.makeResult(0, *shape);
+  if (!out)
+    return failure();
+
+  auto compare = [pred](auto a, auto b) {
+    switch (pred) {
+    case 0:
+      return a == b;
+    case 1:
+      return a != b;
+    case 2:
+      return a < b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    default:
+      return a >= b;
+    }
+  };
+  bool intPath = allInts({&lhs, &rhs});
+  return forEachBroadcast(
+      *shape, {&lhs, &rhs}, [&](int64_t i, ArrayRef<int64_t> src) {
+        bool r = intPath
+                     ? compare(getInt(lhs, src[0]), getInt(rhs, src[1]))
+                     : compare(lhs.getDouble(src[0]), rhs.getDouble(src[1]));
+        setInt(*out, i, r ? 1 : 0);
+        return success();
+      });
+}
+
+/// tcc.select(cond, onTrue, onFalse), all three broadcast together.
+static LogicalResult evalSelect(OpState &s) {
+  if (failed(s.checkArity(3, 3)))
+    return failure();
+  const HostTensor &cond = s.operands[0], &a = s.operands[1],
+                   &b = s.operands[2];
+  std::optional<Shape> shape = broadcastShapes(cond.shape, a.shape);
+  if (shape)
+    shape = broadcastShapes(*shape, b.shape);
+  if (!shape)
+    return s.fail("cannot broadcast " + cond.typeString() + ", " +
+                  a.typeString() + " and " + b.typeString());
+  HostTensor *out = s.makeResult(0, *shape);
+  if (!out)
+    return failure();
+  return forEachBroadcast(
+      *shape, {&cond, &a, &b}, [&](int64_t i, ArrayRef<int64_t> src) {
+        bool pick = isIntDType(cond.dtype) ? getInt(cond, src[0]) != 0
+                                           : cond.getDouble(src[0]) != 0.0;
+        copyElement(pick ? a : b, pick ? src[1] : src[2], *out, i);
+        return success();
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+static double geluErf(double x) {
+  return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+}
+
+static double geluTanh(double x) {
+  const double kPi = 3.14159265358979323846;
+  return 0.5 * x *
+         (1.0 + std::tanh(std::sqrt(2.0 / kPi) * (x + 0.044715 * x * x * x)));
+}
+
+/// Runs `f` on every element in double. `intF`, when given, is used instead
+/// if input and result are both integers (neg, abs, relu stay exact).
+static LogicalResult evalUnary(OpState &s, double (*f)(double),
+                               int64_t (*intF)(int64_t) = nullptr) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  HostTensor *out = s.makeResult(0, x.shape);
+  if (!out)
+    return failure();
+  bool intPath = intF && allInts({&x, out});
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
+    if (intPath)
+      setInt(*out, i, intF(getInt(x, i)));
+    else
+      out->setDouble(i, f(x.getDouble(i)));
+  }
+  return success();
+}
+
+static LogicalResult evalGelu(OpState &s) {
+  FailureOr<std::string> approximate = s.getString("approximate", "none");
+  if (failed(approximate))
+    return failure();
+  if (*approximate == "none")
+    return evalUnary(s, geluErf);
+  if (*approximate == "tanh")
+    return evalUnary(s, geluTanh);
+  return s.fail("unknown approximate mode '" + *approximate + "'");
+}
+
+/// tcc.cast: float->int truncates toward zero (out-of-range or NaN is an
+/// error rather than garbage), anything->i1 is v != 0, int->int wraps.
+static LogicalResult evalCast(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  HostTensor *out = s.makeResult(0, x.shape);
+  if (!out)
+    return failure();
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
+    if (out->dtype == DType::I1) {
+      bool nonZero = isIntDType(x.dtype) ? getInt(x, i) != 0
+                                         : x.getDouble(i) != 0.0; // NaN: true.
+      setInt(*out, i, nonZero);
+    } else if (isIntDType(out->dtype) && isIntDType(x.dtype)) {
+      setInt(*out, i, getInt(x, i));
+    } else if (isIntDType(out->dtype)) {
+      double v = std::trunc(x.getDouble(i));
+      // The int64 range is [-2^63, 2^63); narrower types must fit as well.
+      int bits = out->dtype == DType::I8    ? 8
+                 : out->dtype == DType::I32 ? 32
+                                            : 64;
+      double limit = std::ldexp(1.0, bits - 1);
+      if (!(v >= -limit && v < limit))
+        return s.fail("cannot cast " + std::to_string(x.getDouble(i)) + " to " +
+                      runtime::dtypeName(out->dtype));
+      setInt(*out, i, static_cast<int64_t>(v));
+    } else {
+      // To float: getDouble is exact for every source type except i64 beyond
+      // 2^53, where it is rounded once.
+      out->setDouble(i, x.getDouble(i));
+    }
+  }
+  return success();
+}
+
+void registerElementwiseKernels(KernelTable &t) {
+  t["tcc.add"] = evalBinary<BinaryKind::Add>;
+  t["tcc.sub"] = evalBinary<BinaryKind::Sub>;
+  t["tcc.mul"] = evalBinary<BinaryKind::Mul>;
+  t["tcc.div"] = evalBinary<BinaryKind::Div>;
+  t["tcc.maximum"] = evalBinary<BinaryKind::Maximum>;
+  t["tcc.minimum"] = evalBinary<BinaryKind::Minimum>;
+  t["tcc.pow"] = evalBinary<BinaryKind::Pow>;
+  t["tcc.cmp"] = evalCmp;
+  t["tcc.select"] = evalSelect;
+  t["tcc.cast"] = evalCast;
+  t["tcc.gelu"] = evalGelu;
+
+  // Captureless lambdas convert to the Kernel function pointer type.
+  t["tcc.neg"] = [](OpState &s) {
+    return evalUnary(
+        s, [](double x) { return -x; },
+        [](int64_t x) {
+          return static_cast<int64_t>(0 - static_cast<uint64_t>(x));
+        });
+  };
+  t["tcc.abs"] = [](OpState &s) {
+    return evalUnary(
+        s, [](double x) { return std::fabs(x); },
+        [](int64_t x) {
+          return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
+        });
+  };
+  t["tcc.relu"] = [](OpState &s) {
+    return evalUnary(
+        s,
+        // NaN < 0 is false, so NaN propagates like torch.relu.
+        [](double x) { return x < 0.0 ? 0.0 : x; },
+        [](int64_t x) { return x < 0 ? int64_t(0) : x; });
+  };
+  t["tcc.exp"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return std::exp(x); });
+  };
+  t["tcc.log"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return std::log(x); });
+  };
+  t["tcc.sqrt"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return std::sqrt(x); });
+  };
+  t["tcc.rsqrt"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return 1.0 / std::sqrt(x); });
+  };
+  t["tcc.tanh"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return std::tanh(x); });
+  };
+  t["tcc.sigmoid"] = [](OpState &s) { return evalUnary(s, sigmoid); };
+  t["tcc.silu"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return x * sigmoid(x); });
+  };
+  t["tcc.erf"] = [](OpState &s) {
+    return evalUnary(s, [](double x) { return std::erf(x); });
+  };
+}
+
+} // namespace tcc::reference::detail

@@ -1,0 +1,309 @@
+//===- Shape.cpp - Reference data-movement ops ------------------*- C++ -*-===//
+//
+// Kernels of the tcc ops that only move elements: transpose, reshape,
+// broadcast_to, concat, slice and gather. Elements are copied bit-exactly
+// (copyElement), so these ops never round.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluatorInternal.h"
+
+using namespace mlir;
+
+namespace tcc::reference::detail {
+
+/// Reads an optional 1-D integer shape operand with `rank` entries.
+static FailureOr<std::optional<Shape>>
+readShapeOperand(OpState &s, unsigned operand, int64_t rank) {
+  if (s.operands.size() <= operand)
+    return std::optional<Shape>();
+  const HostTensor &t = s.operands[operand];
+  if (!isIntDType(t.dtype) || t.rank() != 1 || t.shape[0] != rank)
+    return s.fail("shape operand must be a 1-D integer tensor with " +
+                  llvm::Twine(rank) + " entries, got " + t.typeString());
+  Shape values;
+  for (int64_t i = 0; i < rank; ++i)
+    values.push_back(getInt(t, i));
+  return std::optional<Shape>(values);
+}
+
+static LogicalResult evalTranspose(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  FailureOr<Shape> perm = s.getIntArray("permutation");
+  if (failed(perm))
+    return failure();
+  if (static_cast<int64_t>(perm->size()) != x.rank())
+    return s.fail("permutation has " + llvm::Twine(perm->size()) +
+                  " entries for rank " + llvm::Twine(x.rank()));
+  std::vector<bool> used(x.rank(), false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= x.rank() || used[p])
+      return s.fail("invalid permutation");
+    used[p] = true;
+  }
+  Shape outShape;
+  for (int64_t p : *perm)
+    outShape.push_back(x.shape[p]);
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+
+  Shape outIndex, inIndex(x.rank());
+  for (int64_t i = 0, e = out->numElements(); i < e; ++i) {
+    unravelIndex(i, outShape, outIndex);
+    for (int64_t d = 0; d < x.rank(); ++d)
+      inIndex[(*perm)[d]] = outIndex[d];
+    copyElement(x, linearIndex(inIndex, x.shape), *out, i);
+  }
+  return success();
+}
+
+/// Row-major reshape. Static result dims come from the type; a dynamic one
+/// from the shape operand (entry >= 0) or is inferred (entry -1 / no shape
+/// operand), at most one inferred.
+static LogicalResult evalReshape(OpState &s) {
+  if (failed(s.checkArity(1, 2)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  FailureOr<RankedTensorType> type = s.rankedResultType(0);
+  if (failed(type))
+    return failure();
+  int64_t rank = type->getRank();
+  FailureOr<std::optional<Shape>> shapeOperand = readShapeOperand(s, 1, rank);
+  if (failed(shapeOperand))
+    return failure();
+
+  Shape outShape(rank);
+  int64_t inferred = -1, known = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t entry = *shapeOperand ? (**shapeOperand)[d] : -1;
+    if (entry < -1)
+      return s.fail("invalid shape entry " + llvm::Twine(entry));
+    if (!type->isDynamicDim(d)) {
+      outShape[d] = type->getDimSize(d);
+      if (entry >= 0 && entry != outShape[d])
+        return s.fail("shape operand entry " + llvm::Twine(d) + " is " +
+                      llvm::Twine(entry) + " but the result type has " +
+                      llvm::Twine(outShape[d]));
+    } else if (entry >= 0) {
+      outShape[d] = entry;
+    } else {
+      if (inferred >= 0)
+        return s.fail("more than one result dim to infer");
+      inferred = d;
+      continue;
+    }
+    known *= outShape[d];
+  }
+  if (inferred >= 0) {
+    if (known == 0 || x.numElements() % known != 0)
+      return s.fail("cannot reshape " + x.typeString() + " to " +
+                    typeToString(*type));
+    outShape[inferred] = x.numElements() / known;
+  }
+  if (numElementsOf(outShape) != x.numElements())
+    return s.fail("cannot reshape " + x.typeString() + " (" +
+                  llvm::Twine(x.numElements()) + " elements) to " +
+                  shapeToString(outShape));
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i)
+    copyElement(x, i, *out, i);
+  return success();
+}
+
+/// Numpy broadcast to the result type. A dynamic result dim comes from the
+/// shape operand (entry >= 0) or from the aligned input dim.
+static LogicalResult evalBroadcastTo(OpState &s) {
+  if (failed(s.checkArity(1, 2)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  FailureOr<RankedTensorType> type = s.rankedResultType(0);
+  if (failed(type))
+    return failure();
+  int64_t rank = type->getRank();
+  if (rank < x.rank())
+    return s.fail("cannot broadcast " + x.typeString() + " to lower rank " +
+                  typeToString(*type));
+  FailureOr<std::optional<Shape>> shapeOperand = readShapeOperand(s, 1, rank);
+  if (failed(shapeOperand))
+    return failure();
+
+  int64_t offset = rank - x.rank();
+  Shape outShape(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t entry = *shapeOperand ? (**shapeOperand)[d] : -1;
+    std::optional<int64_t> inDim;
+    if (d >= offset)
+      inDim = x.shape[d - offset];
+    if (!type->isDynamicDim(d))
+      outShape[d] = type->getDimSize(d);
+    else if (entry >= 0)
+      outShape[d] = entry;
+    else if (inDim)
+      outShape[d] = *inDim;
+    else
+      return s.fail("cannot infer result dim " + llvm::Twine(d));
+    if (entry >= 0 && entry != outShape[d])
+      return s.fail("shape operand entry " + llvm::Twine(d) + " is " +
+                    llvm::Twine(entry) + " but the result type has " +
+                    llvm::Twine(outShape[d]));
+    if (inDim && *inDim != 1 && *inDim != outShape[d])
+      return s.fail("cannot broadcast " + x.typeString() + " to " +
+                    typeToString(*type));
+  }
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+  return forEachBroadcast(outShape, {&x},
+                          [&](int64_t i, ArrayRef<int64_t> src) {
+                            copyElement(x, src[0], *out, i);
+                            return success();
+                          });
+}
+
+static LogicalResult evalConcat(OpState &s) {
+  if (s.operands.empty())
+    return s.fail("expected at least one operand");
+  if (failed(s.checkArity(1, s.operands.size())))
+    return failure();
+  const HostTensor &first = s.operands[0];
+  FailureOr<int64_t> axisAttr = s.getInt("axis");
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, first.rank());
+  if (failed(axis))
+    return failure();
+  Shape outShape = first.shape;
+  outShape[*axis] = 0;
+  for (const HostTensor &t : s.operands) {
+    bool ok = t.rank() == first.rank();
+    for (int64_t d = 0; ok && d < t.rank(); ++d)
+      ok = d == *axis || t.shape[d] == first.shape[d];
+    if (!ok)
+      return s.fail("cannot concatenate " + first.typeString() + " and " +
+                    t.typeString() + " along axis " + llvm::Twine(*axis));
+    outShape[*axis] += t.shape[*axis];
+  }
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+
+  // View every tensor as [outer, axisSize, inner].
+  int64_t outer = numElementsOf(ArrayRef<int64_t>(outShape).take_front(*axis));
+  int64_t inner =
+      numElementsOf(ArrayRef<int64_t>(outShape).drop_front(*axis + 1));
+  int64_t total = outShape[*axis], offset = 0;
+  for (const HostTensor &t : s.operands) {
+    int64_t size = t.shape[*axis];
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < size; ++k)
+        for (int64_t i = 0; i < inner; ++i)
+          copyElement(t, (o * size + k) * inner + i, *out,
+                      (o * total + offset + k) * inner + i);
+    offset += size;
+  }
+  return success();
+}
+
+/// Python slicing with positive steps: negative bounds add the dim size,
+/// then clamp to [0, dim].
+static LogicalResult evalSlice(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  FailureOr<Shape> starts = s.getIntArray("starts");
+  FailureOr<Shape> ends = s.getIntArray("ends");
+  FailureOr<Shape> steps = s.getIntArray("steps", Shape(x.rank(), 1));
+  if (failed(starts) || failed(ends) || failed(steps))
+    return failure();
+  size_t rank = x.shape.size();
+  if (starts->size() != rank || ends->size() != rank || steps->size() != rank)
+    return s.fail("starts, ends and steps must have one entry per dim (" +
+                  llvm::Twine(rank) + ")");
+
+  auto clampBound = [](int64_t v, int64_t dim) {
+    if (v < 0)
+      v += dim; // No overflow: v < 0 and dim >= 0.
+    return std::min(std::max<int64_t>(v, 0), dim);
+  };
+  Shape begin(rank), outShape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t step = (*steps)[d];
+    if (step <= 0)
+      return s.fail("step " + llvm::Twine(step) + " of dim " + llvm::Twine(d) +
+                    " must be positive");
+    begin[d] = clampBound((*starts)[d], x.shape[d]);
+    int64_t end = clampBound((*ends)[d], x.shape[d]);
+    // ceil((end - begin) / step) without overflow for huge steps.
+    outShape[d] = end > begin[d] ? 1 + (end - begin[d] - 1) / step : 0;
+  }
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+
+  Shape outIndex, inIndex(rank);
+  for (int64_t i = 0, e = out->numElements(); i < e; ++i) {
+    unravelIndex(i, outShape, outIndex);
+    for (size_t d = 0; d < rank; ++d)
+      inIndex[d] = begin[d] + outIndex[d] * (*steps)[d];
+    copyElement(x, linearIndex(inIndex, x.shape), *out, i);
+  }
+  return success();
+}
+
+/// numpy.take: result shape x.shape[:axis] + indices.shape +
+/// x.shape[axis+1:]; negative indices wrap once.
+static LogicalResult evalGather(OpState &s) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  const HostTensor &x = s.operands[0], &indices = s.operands[1];
+  if (!isIntDType(indices.dtype) || indices.dtype == DType::I1)
+    return s.fail("indices must be integers, got " + indices.typeString());
+  FailureOr<int64_t> axisAttr = s.getInt("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, x.rank());
+  if (failed(axis))
+    return failure();
+
+  ArrayRef<int64_t> xShape = x.shape;
+  Shape outShape(xShape.begin(), xShape.begin() + *axis);
+  outShape.insert(outShape.end(), indices.shape.begin(), indices.shape.end());
+  outShape.insert(outShape.end(), xShape.begin() + *axis + 1, xShape.end());
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+
+  int64_t dim = x.shape[*axis];
+  int64_t outer = numElementsOf(xShape.take_front(*axis));
+  int64_t inner = numElementsOf(xShape.drop_front(*axis + 1));
+  int64_t count = indices.numElements();
+  for (int64_t j = 0; j < count; ++j) {
+    int64_t idx = getInt(indices, j);
+    if (idx < -dim || idx >= dim)
+      return s.fail("index " + llvm::Twine(idx) + " is out of range for axis " +
+                    llvm::Twine(*axis) + " of size " + llvm::Twine(dim));
+    if (idx < 0)
+      idx += dim;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i)
+        copyElement(x, (o * dim + idx) * inner + i, *out,
+                    (o * count + j) * inner + i);
+  }
+  return success();
+}
+
+void registerShapeKernels(KernelTable &t) {
+  t["tcc.transpose"] = evalTranspose;
+  t["tcc.reshape"] = evalReshape;
+  t["tcc.broadcast_to"] = evalBroadcastTo;
+  t["tcc.concat"] = evalConcat;
+  t["tcc.slice"] = evalSlice;
+  t["tcc.gather"] = evalGather;
+}
+
+} // namespace tcc::reference::detail

@@ -1,0 +1,20 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TCC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "FileCheck", "not"], tool_dirs)

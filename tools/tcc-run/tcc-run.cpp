@@ -1,0 +1,229 @@
+//===- tcc-run.cpp - run a tcc function on the CPU --------------*- C++ -*-===//
+//
+// Follows iree-run-module's conventions:
+//   tcc-run FILE.mlir [--function=NAME] [--input=@x.npy | --input="2x3xf32=1 2 3 4 5 6"]...
+//           [--output=@y.npy]... [--expected_output=@y.npy]... [--benchmark=N]
+//           [--reference]
+// Compiles FILE with the CPU pipeline (or evaluates it with the reference
+// evaluator), calls the function on the inputs and prints, saves or checks
+// the results. Every user error is a message and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/ExecutionEngine/CPUExecutable.h"
+#include "tcc/InitAll.h"
+#include "tcc/Reference/Evaluator.h"
+#include "tcc/Runtime/InputSpec.h"
+#include "tcc/Runtime/Npy.h"
+#include "tcc/Runtime/TensorUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+using namespace mlir;
+using namespace ::tcc::runtime;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Function to call (default: the only public one, "
+                          "else 'main')"),
+                 cl::init(""));
+static cl::list<std::string>
+    inputSpecs("input",
+               cl::desc("An input, in argument order: @file.npy, "
+                        "\"2x3xf32=1 2 3 4 5 6\", \"2x3xf32=random\""));
+static cl::list<std::string>
+    outputSpecs("output", cl::desc("Save result i to @file.npy (in order)"));
+static cl::list<std::string> expectedSpecs(
+    "expected_output",
+    cl::desc("Compare result i with an expected value (@file.npy or an "
+             "inline tensor); exit 1 on mismatch"));
+static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
+                            cl::init(1e-4));
+static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
+                            cl::init(1e-5));
+static cl::opt<unsigned> benchmark(
+    "benchmark", cl::desc("Time N calls after warm-up; print median/p90/p99"),
+    cl::init(0));
+static cl::opt<bool> useReference(
+    "reference", cl::desc("Evaluate with the reference evaluator instead of "
+                          "compiled code"),
+    cl::init(false));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of 'random' inputs"),
+                              cl::init(0));
+static cl::opt<bool> printChecksums(
+    "checksum", cl::desc("Print sum and sum of |x| of each result"),
+    cl::init(false));
+static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
+                            cl::init(false));
+static cl::opt<bool> noPlan("no-plan-memory",
+                            cl::desc("Compile without the memory plan"),
+                            cl::init(false));
+static cl::opt<bool> printLLVMDialect(
+    "print-llvm-dialect", cl::desc("Print the lowered module to stderr"),
+    cl::init(false));
+
+static int fail(const std::string &message) {
+  llvm::errs() << "tcc-run: error: " << message << "\n";
+  return 1;
+}
+
+static double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
+  return v[i];
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tcc: run a function on the CPU\n");
+
+  DialectRegistry registry;
+  mlir::tcc::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("could not parse " + inputFile);
+
+  // Pick the function.
+  std::string name = functionName;
+  if (name.empty()) {
+    SmallVector<func::FuncOp> publics;
+    for (auto f : module->getOps<func::FuncOp>())
+      if (f.isPublic() && !f.isExternal())
+        publics.push_back(f);
+    if (publics.size() == 1)
+      name = publics.front().getName().str();
+    else
+      name = "main";
+  }
+  auto func = module->lookupSymbol<func::FuncOp>(name);
+  if (!func || func.isExternal())
+    return fail("no function named '" + name + "' in " + inputFile +
+                " (use --function=NAME)");
+
+  // Inputs.
+  std::vector<HostTensor> inputs;
+  for (auto [i, spec] : llvm::enumerate(inputSpecs)) {
+    HostTensor t;
+    std::string error;
+    if (!parseInputSpec(spec, i, seed, t, error))
+      return fail(error);
+    inputs.push_back(std::move(t));
+  }
+
+  std::vector<HostTensor> results;
+  std::function<LogicalResult(std::string &)> invoke;
+  std::unique_ptr<mlir::tcc::CPUExecutable> exe;
+  if (useReference) {
+    invoke = [&](std::string &error) -> LogicalResult {
+      auto r = ::tcc::reference::evaluateFunction(func, inputs, error);
+      if (failed(r))
+        return failure();
+      results = std::move(*r);
+      return success();
+    };
+  } else {
+    mlir::tcc::CPUPipelineOptions options;
+    options.fuse = !noFuse;
+    options.planMemory = !noPlan;
+    std::string error, dump;
+    exe = mlir::tcc::CPUExecutable::compile(
+        *module, options, error, printLLVMDialect ? &dump : nullptr);
+    if (!exe)
+      return fail(error);
+    if (printLLVMDialect)
+      llvm::errs() << dump << "\n";
+    invoke = [&](std::string &err) {
+      return exe->call(name, inputs, results, err);
+    };
+  }
+
+  std::string error;
+  if (failed(invoke(error)))
+    return fail(error);
+
+  if (benchmark > 0) {
+    for (int i = 0; i < 3; ++i)
+      (void)invoke(error);
+    std::vector<double> times;
+    for (unsigned i = 0; i < benchmark; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      (void)invoke(error);
+      auto end = std::chrono::steady_clock::now();
+      times.push_back(
+          std::chrono::duration<double, std::micro>(end - start).count());
+    }
+    llvm::outs() << llvm::format(
+        "benchmark: %u calls, median %.1f us, p90 %.1f us, p99 %.1f us\n",
+        benchmark.getValue(), percentile(times, 0.5), percentile(times, 0.9),
+        percentile(times, 0.99));
+  }
+
+  if (outputSpecs.size() > results.size())
+    return fail(std::to_string(outputSpecs.size()) +
+                " --output given but the function has " +
+                std::to_string(results.size()) + " results");
+  for (auto [i, spec] : llvm::enumerate(outputSpecs)) {
+    if (spec.empty() || spec[0] != '@')
+      return fail("--output must be @file.npy, got '" + spec + "'");
+    if (!writeNpy(spec.substr(1), results[i], error))
+      return fail(error);
+  }
+  if (outputSpecs.empty() && expectedSpecs.empty())
+    for (auto [i, r] : llvm::enumerate(results))
+      llvm::outs() << "result[" << i << "]: " << formatTensor(r) << "\n";
+  if (printChecksums)
+    for (auto [i, r] : llvm::enumerate(results)) {
+      Checksum c = checksum(r);
+      llvm::outs() << llvm::format("result[%zu]: %s sum=%.6g abs_sum=%.6g\n",
+                                   i, r.typeString().c_str(), c.sum,
+                                   c.absSum);
+    }
+
+  if (!expectedSpecs.empty()) {
+    if (expectedSpecs.size() != results.size())
+      return fail(std::to_string(expectedSpecs.size()) +
+                  " --expected_output given but the function has " +
+                  std::to_string(results.size()) + " results");
+    bool ok = true;
+    for (auto [i, spec] : llvm::enumerate(expectedSpecs)) {
+      HostTensor expected;
+      if (!parseInputSpec(spec, i, seed, expected, error))
+        return fail("expected output " + std::to_string(i) + ": " + error);
+      std::string report;
+      if (!allClose(results[i], expected, relTol, absTol, report)) {
+        llvm::outs() << "[FAILED] result[" << i << "]: " << report << "\n";
+        ok = false;
+      } else {
+        llvm::outs() << "[SUCCESS] result[" << i << "] matches ("
+                     << results[i].typeString() << ")\n";
+      }
+    }
+    return ok ? 0 : 1;
+  }
+  return 0;
+}
