@@ -15,6 +15,7 @@
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -36,7 +37,9 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   if (options.planMemory)
     funcPM.addPass(createPlanMemoryPass());
   funcPM.addPass(createConvertTCCToLinalgPass());
-  funcPM.addPass(createLowerFusionGroupsPass());
+  LowerFusionGroupsPassOptions lowerGroups;
+  lowerGroups.vectorize = options.vectorize;
+  funcPM.addPass(createLowerFusionGroupsPass(lowerGroups));
   funcPM.addPass(createMaterializeMemoryPlanPass());
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createCSEPass());
@@ -54,17 +57,28 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createCanonicalizerPass());
+  loops.addPass(createLowerVectorsPass());
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());
-  loops.addPass(createConvertVectorToSCFPass());
+  // Unrolled transfers: the loop form would put a stack buffer (alloca) in
+  // every iteration of the tile loops.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll(true);
+  loops.addPass(createConvertVectorToSCFPass(transfers));
   loops.addPass(createLowerAffinePass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls
   loops.addPass(arith::createArithExpandOpsPass(expand));
 
   pm.addPass(createConvertMathToLibmPass()); // erf -> erff
-  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  // Matmul tiles become broadcast-FMA outer products, the AVX-512 friendly
+  // form of an 8 x 32 register tile.
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -74,6 +88,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_FUSEPASS
@@ -167,6 +168,13 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     for (Value r : root->getResults())
       yielded.push_back(mapping.lookup(r));
     fusion::YieldOp::create(builder, root->getLoc(), yielded);
+    if (report) {
+      llvm::errs() << "fuse: @" << getOperation().getName() << " group "
+                   << numGroups << " (" << kindName(anchor) << "):";
+      for (Operation *op : group)
+        llvm::errs() << " " << op->getName().getStringRef();
+      llvm::errs() << "\n";
+    }
     root->replaceAllUsesWith(groupOp.getResults());
     for (Operation *op : llvm::reverse(group))
       op->erase();

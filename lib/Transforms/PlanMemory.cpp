@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 
@@ -384,6 +385,39 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       symAttrs.push_back(builder.getNamedAttr(
           "s" + std::to_string(s),
           builder.getDenseI64ArrayAttr({(int64_t)arg, dim})));
+    }
+    if (report) {
+      llvm::errs() << "plan-memory: @" << func.getName() << ": "
+                   << buffers.size() << " intermediate buffers, arena";
+      auto term = [&](int64_t bytes, ArrayAttr scale) {
+        std::string s = std::to_string(bytes) + " B";
+        for (Attribute a : scale)
+          s += " x " + cast<StringAttr>(a).getValue().str();
+        return s;
+      };
+      int64_t k = 0;
+      for (Attribute r : regionAttrs) {
+        auto d = cast<DictionaryAttr>(r);
+        llvm::errs() << (k++ ? " + " : " ")
+                     << term(d.getAs<IntegerAttr>("size").getInt(),
+                             d.getAs<ArrayAttr>("scale"));
+      }
+      if (regionAttrs.empty())
+        llvm::errs() << " 0 B";
+      llvm::errs() << " (without reuse:";
+      k = 0;
+      for (Attribute r : regionAttrs) {
+        auto d = cast<DictionaryAttr>(r);
+        llvm::errs() << (k++ ? " + " : " ")
+                     << term(d.getAs<IntegerAttr>("naive").getInt(),
+                             d.getAs<ArrayAttr>("scale"));
+      }
+      llvm::errs() << ")";
+      for (int64_t s : usedSymbols) {
+        auto [arg, dim] = symbols.argDims[s];
+        llvm::errs() << "; s" << s << " = arg" << arg << " dim " << dim;
+      }
+      llvm::errs() << "\n";
     }
     func->setAttr(kSymbolsAttr, builder.getDictionaryAttr(symAttrs));
     func->setAttr(kArenaAttr, builder.getArrayAttr(regionAttrs));

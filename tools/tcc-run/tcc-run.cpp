@@ -14,6 +14,7 @@
 #include "tcc/InitAll.h"
 #include "tcc/Reference/Evaluator.h"
 #include "tcc/Runtime/InputSpec.h"
+#include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Runtime/Npy.h"
 #include "tcc/Runtime/TensorUtils.h"
 
@@ -52,10 +53,19 @@ static cl::list<std::string> expectedSpecs(
     "expected_output",
     cl::desc("Compare result i with an expected value (@file.npy or an "
              "inline tensor); exit 1 on mismatch"));
-static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                            cl::init(1e-4));
-static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                            cl::init(1e-5));
+static cl::opt<double> relTol(
+    "rtol",
+    cl::desc("Relative tolerance (default 1e-4; 2e-2 for f16/bf16 results)"),
+    cl::init(-1));
+static cl::opt<double> absTol(
+    "atol",
+    cl::desc("Absolute tolerance (default 1e-5; 2e-2 for f16/bf16 results)"),
+    cl::init(-1));
+static cl::opt<bool> checkReference(
+    "check-reference",
+    cl::desc("Run compiled code and the reference evaluator on the same "
+             "inputs and compare; exit 1 on mismatch"),
+    cl::init(false));
 static cl::opt<unsigned> benchmark(
     "benchmark", cl::desc("Time N calls after warm-up; print median/p90/p99"),
     cl::init(0));
@@ -68,14 +78,36 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed of 'random' inputs"),
 static cl::opt<bool> printChecksums(
     "checksum", cl::desc("Print sum and sum of |x| of each result"),
     cl::init(false));
+static cl::opt<bool> randomInputs(
+    "random-inputs",
+    cl::desc("Without --input: make seeded random inputs from the function "
+             "signature (dynamic dims get --dim-size)"),
+    cl::init(false));
+static cl::opt<int64_t> dimSize("dim-size",
+                                cl::desc("Size of dynamic dims for "
+                                         "--random-inputs"),
+                                cl::init(1));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
                             cl::init(false));
+static cl::opt<bool> noVectorize("no-vectorize",
+                                 cl::desc("Compile without tiling and "
+                                          "vectorization"),
+                                 cl::init(false));
 static cl::opt<bool> noPlan("no-plan-memory",
                             cl::desc("Compile without the memory plan"),
                             cl::init(false));
 static cl::opt<bool> printLLVMDialect(
     "print-llvm-dialect", cl::desc("Print the lowered module to stderr"),
     cl::init(false));
+
+/// Tolerances for comparing a result of `dtype`: the flags when given, else
+/// per-type defaults (halves round every op output, so they need more).
+static std::pair<double, double> tolerances(DType dtype) {
+  bool half = dtype == DType::F16 || dtype == DType::BF16;
+  double r = relTol >= 0 ? relTol : (half ? 2e-2 : 1e-4);
+  double a = absTol >= 0 ? absTol : (half ? 2e-2 : 1e-5);
+  return {r, a};
+}
 
 static int fail(const std::string &message) {
   llvm::errs() << "tcc-run: error: " << message << "\n";
@@ -135,6 +167,27 @@ int main(int argc, char **argv) {
     inputs.push_back(std::move(t));
   }
 
+  if (randomInputs) {
+    if (!inputSpecs.empty())
+      return fail("--random-inputs and --input are exclusive");
+    if (dimSize < 0)
+      return fail("--dim-size must be >= 0");
+    for (auto [i, arg] : llvm::enumerate(func.getArgumentTypes())) {
+      auto t = dyn_cast<RankedTensorType>(arg);
+      std::optional<DType> dt =
+          t ? dtypeFromMLIRType(t.getElementType()) : std::nullopt;
+      if (!dt)
+        return fail("--random-inputs: argument " + std::to_string(i) +
+                    " is not a tensor of a supported element type");
+      std::vector<int64_t> shape;
+      for (int64_t d : t.getShape())
+        shape.push_back(ShapedType::isDynamic(d) ? dimSize.getValue() : d);
+      HostTensor h(*dt, shape);
+      fillRandom(h, seed, i);
+      inputs.push_back(std::move(h));
+    }
+  }
+
   std::vector<HostTensor> results;
   std::function<LogicalResult(std::string &)> invoke;
   std::unique_ptr<mlir::tcc::CPUExecutable> exe;
@@ -150,6 +203,7 @@ int main(int argc, char **argv) {
     mlir::tcc::CPUPipelineOptions options;
     options.fuse = !noFuse;
     options.planMemory = !noPlan;
+    options.vectorize = !noVectorize;
     std::string error, dump;
     exe = mlir::tcc::CPUExecutable::compile(
         *module, options, error, printLLVMDialect ? &dump : nullptr);
@@ -183,6 +237,29 @@ int main(int argc, char **argv) {
         percentile(times, 0.99));
   }
 
+  if (checkReference) {
+    if (useReference)
+      return fail("--check-reference compares compiled code with the "
+                  "reference; do not combine it with --reference");
+    auto expected = ::tcc::reference::evaluateFunction(func, inputs, error);
+    if (failed(expected))
+      return fail("reference evaluator: " + error);
+    bool ok = expected->size() == results.size();
+    for (size_t i = 0; ok && i < results.size(); ++i) {
+      std::string report;
+      auto [rt, at] = tolerances((*expected)[i].dtype);
+      if (!allClose(results[i], (*expected)[i], rt, at, report)) {
+        llvm::outs() << "[FAILED] result[" << i << "] differs from the "
+                     << "reference: " << report << "\n";
+        ok = false;
+      } else {
+        llvm::outs() << "[SUCCESS] result[" << i << "] matches the reference ("
+                     << results[i].typeString() << ")\n";
+      }
+    }
+    return ok ? 0 : 1;
+  }
+
   if (outputSpecs.size() > results.size())
     return fail(std::to_string(outputSpecs.size()) +
                 " --output given but the function has " +
@@ -193,7 +270,8 @@ int main(int argc, char **argv) {
     if (!writeNpy(spec.substr(1), results[i], error))
       return fail(error);
   }
-  if (outputSpecs.empty() && expectedSpecs.empty())
+  if (outputSpecs.empty() && expectedSpecs.empty() && !printChecksums &&
+      !checkReference)
     for (auto [i, r] : llvm::enumerate(results))
       llvm::outs() << "result[" << i << "]: " << formatTensor(r) << "\n";
   if (printChecksums)
@@ -215,7 +293,8 @@ int main(int argc, char **argv) {
       if (!parseInputSpec(spec, i, seed, expected, error))
         return fail("expected output " + std::to_string(i) + ": " + error);
       std::string report;
-      if (!allClose(results[i], expected, relTol, absTol, report)) {
+      auto [rt, at] = tolerances(expected.dtype);
+      if (!allClose(results[i], expected, rt, at, report)) {
         llvm::outs() << "[FAILED] result[" << i << "]: " << report << "\n";
         ok = false;
       } else {

@@ -34,8 +34,8 @@ def LowerFusionGroupsPass : Pass<"tcc-lower-fusion-groups", "func::FuncOp"> {
     tiles that vectorize. The group op is then inlined.
   }];
   let options = [
-    Option<"tileSizes", "tile-sizes", "std::string", /*default=*/"\"\"",
-           "Override the root tile sizes (comma separated)">
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Tile roots, fuse producers into the tiles and vectorize them">
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
@@ -57,6 +57,19 @@ def MaterializeMemoryPlanPass
     "::mlir::memref::MemRefDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::arith::ArithDialect"
   ];
+}
+
+def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
+  let summary = "Register-resident accumulators and AVX-512-sized vector ops";
+  let description = [{
+    Runs after bufferization. A contraction tile reads its accumulator at the
+    top of the K loop and writes it back at the bottom; hoisting the pair out
+    of the loop keeps the accumulator in registers for the whole K loop.
+    Then n-D vector ops are lowered to 1-D ones: contractions to
+    broadcast-FMA outer products, multi-reductions to inner reductions, and
+    transfers with permutation maps to plain loads and stores.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

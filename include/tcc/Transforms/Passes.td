@@ -31,6 +31,10 @@ def FusePass : Pass<"fuse", "func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::tcc::fusion::FusionDialect"];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print one line per group (kind and ops) to stderr">
+  ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Number of fusion groups formed">,
     Statistic<"numFusedOps", "num-fused-ops", "Number of ops placed in groups">
@@ -55,7 +59,9 @@ def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
-           "Byte alignment of every buffer offset">
+           "Byte alignment of every buffer offset">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print the arena's size next to the no-reuse size to stderr">
   ];
 }
 

@@ -1,0 +1,1058 @@
+// RUN: tcc-opt %s --split-input-file --verify-diagnostics
+
+// One case per verifier and type inference message of the tcc dialect.
+// Messages from inferReturnTypes are followed by the generic
+// "failed to infer returned types" error of the InferTypeOpInterface
+// verifier, so those cases expect both.
+
+//===----------------------------------------------------------------------===//
+// Elementwise binaries, cmp, select
+//===----------------------------------------------------------------------===//
+
+func.func @broadcast_mismatch(%a: tensor<4x8xf32>, %b: tensor<3xf32>) -> tensor<4x8xf32> {
+  // expected-error @+2 {{'tcc.add' op operands are not broadcast-compatible: lhs has size 8 at dim 1, rhs has size 3 at dim 0}}
+  // expected-error @+1 {{'tcc.add' op failed to infer returned types}}
+  %0 = tcc.add %a, %b : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Each operand's own dim index is reported (ranks differ here).
+func.func @broadcast_mismatch_rank_difference(%a: tensor<5x1xf32>, %b: tensor<2x6x3xf32>) -> tensor<2x6x3xf32> {
+  // expected-error @+2 {{'tcc.mul' op operands are not broadcast-compatible: lhs has size 6 at dim 1, rhs has size 5 at dim 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mul %b, %a : (tensor<2x6x3xf32>, tensor<5x1xf32>) -> tensor<2x6x3xf32>
+  return %0 : tensor<2x6x3xf32>
+}
+
+// -----
+
+func.func @binary_element_type_mismatch(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tcc.sub' op expects lhs and rhs to have the same element type, got f32 and f16}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.sub %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @add_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.add' op does not accept i1 operands}}
+  %0 = tcc.add %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @maximum_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.maximum' op does not accept i1 operands}}
+  %0 = tcc.maximum %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @pow_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tcc.pow' op expects floating-point operands, got 'i32'}}
+  %0 = tcc.pow %a, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @cmp_bad_predicate(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.cmp' op expects predicate to be one of eq, ne, lt, le, gt, ge, got 'olt'}}
+  %0 = tcc.cmp %a, %a {predicate = "olt"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @cmp_element_type_mismatch(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
+  // expected-error @+2 {{'tcc.cmp' op expects lhs and rhs to have the same element type, got f32 and i32}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.cmp %a, %b {predicate = "eq"} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @cmp_broadcast_mismatch(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xi1> {
+  // expected-error @+2 {{'tcc.cmp' op operands are not broadcast-compatible: lhs has size 4 at dim 0, rhs has size 5 at dim 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.cmp %a, %b {predicate = "eq"} : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @select_element_type_mismatch(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tcc.select' op expects on_true and on_false to have the same element type, got f32 and i32}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @select_broadcast_mismatch(%c: tensor<4xi1>, %a: tensor<2x3xf32>, %b: tensor<f32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'tcc.select' op operands are not broadcast-compatible: cond has size 4 at dim 0, on_true has size 3 at dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.select %c, %a, %b : (tensor<4xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// The declared result type may refine the inferred one but not contradict it.
+func.func @add_wrong_result_dim(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x9xf32> {
+  // expected-error @+2 {{'tcc.add' op inferred type(s) 'tensor<4x8xf32>' are incompatible with return type(s) of operation 'tensor<4x9xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}
+
+// -----
+
+func.func @add_wrong_result_rank(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+2 {{'tcc.add' op inferred type(s) 'tensor<?x8xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.add %a, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @add_wrong_result_element_type(%a: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+2 {{'tcc.add' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @cmp_result_not_bool(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc.cmp' op result #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = tcc.cmp %a, %a {predicate = "eq"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unaries and cast
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @exp_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tcc.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = tcc.exp %a : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @unary_wrong_result(%a: tensor<2x8xf32>) -> tensor<2x9xf32> {
+  // expected-error @+2 {{'tcc.relu' op inferred type(s) 'tensor<2x8xf32>' are incompatible with return type(s) of operation 'tensor<2x9xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.relu %a : (tensor<2x8xf32>) -> tensor<2x9xf32>
+  return %0 : tensor<2x9xf32>
+}
+
+// -----
+
+func.func @gelu_bad_approximate(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc.gelu' op expects approximate to be "none" or "tanh", got "fast"}}
+  %0 = tcc.gelu %a {approximate = "fast"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @cast_shape_change(%a: tensor<4xf32>) -> tensor<5xf16> {
+  // expected-error @+1 {{'tcc.cast' op expects the result shape to equal the operand shape, got 'tensor<4xf32>' and 'tensor<5xf16>'}}
+  %0 = tcc.cast %a : (tensor<4xf32>) -> tensor<5xf16>
+  return %0 : tensor<5xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_axis_out_of_range(%a: tensor<2x8xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'tcc.reduce_sum' op axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.reduce_sum %a {axes = array<i64: 2>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_negative_axis_out_of_range(%a: tensor<2x8xf32>) -> tensor<8xf32> {
+  // expected-error @+2 {{'tcc.reduce_max' op axis -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.reduce_max %a {axes = array<i64: -3>} : (tensor<2x8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// -1 and 1 name the same dim of a rank-2 tensor.
+func.func @reduce_duplicate_axis(%a: tensor<2x8xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'tcc.reduce_mean' op axis -1 appears more than once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.reduce_mean %a {axes = array<i64: 1, -1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_wrong_keep_dims_result(%a: tensor<2x8xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'tcc.reduce_min' op inferred type(s) 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.reduce_min %a {axes = array<i64: 1>, keep_dims = true} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @softmax_axis_out_of_range(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.softmax' op axis 2 is out of range for rank 2}}
+  %0 = tcc.softmax %a {axis = 2 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @log_softmax_axis_out_of_range(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.log_softmax' op axis -3 is out of range for rank 2}}
+  %0 = tcc.log_softmax %a {axis = -3 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_rank0(%a: tensor<f32>, %w: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects x of rank >= 1}}
+  %0 = tcc.layer_norm %a, %w, %w : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @layer_norm_axis_out_of_range(%a: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op axis 2 is out of range for rank 2}}
+  %0 = tcc.layer_norm %a, %w, %w {axis = 2 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_negative_epsilon(%a: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects a non-negative epsilon, got -1.000000e+00}}
+  %0 = tcc.layer_norm %a, %w, %w {epsilon = -1.0 : f32} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// weight covers dims axis..rank-1: 8 here, not 2x8.
+func.func @layer_norm_weight_shape(%a: tensor<2x8xf32>, %w: tensor<2x8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects weight of shape 8, got 2x8}}
+  %0 = tcc.layer_norm %a, %w, %b : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_bias_shape(%a: tensor<2x3x8xf32>, %w: tensor<3x8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects bias of shape 3x8, got 8}}
+  %0 = tcc.layer_norm %a, %w, %b {axis = 1 : i64} : (tensor<2x3x8xf32>, tensor<3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %0 : tensor<2x3x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_weight_scalar(%a: tensor<2x8xf32>, %w: tensor<f32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects weight of shape 8, got scalar}}
+  %0 = tcc.layer_norm %a, %w, %w : (tensor<2x8xf32>, tensor<f32>, tensor<f32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_weight_element_type(%a: tensor<2x8xf32>, %w: tensor<8xf16>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.layer_norm' op expects weight to have element type 'f32', got 'f16'}}
+  %0 = tcc.layer_norm %a, %w, %b : (tensor<2x8xf32>, tensor<8xf16>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @rms_norm_weight_shape(%a: tensor<?x16xf16>, %w: tensor<8xf16>) -> tensor<?x16xf16> {
+  // expected-error @+1 {{'tcc.rms_norm' op expects weight of shape 16, got 8}}
+  %0 = tcc.rms_norm %a, %w : (tensor<?x16xf16>, tensor<8xf16>) -> tensor<?x16xf16>
+  return %0 : tensor<?x16xf16>
+}
+
+// -----
+
+func.func @rms_norm_axis_out_of_range(%a: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc.rms_norm' op axis -3 is out of range for rank 2}}
+  %0 = tcc.rms_norm %a, %w {axis = -3 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @batch_norm_rank(%a: tensor<8xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects x of rank >= 2 (N, C, ...), got rank 1}}
+  %0 = tcc.batch_norm %a, %c, %c, %c, %c : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @batch_norm_negative_epsilon(%a: tensor<2x3xf32>, %c: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects a non-negative epsilon}}
+  %0 = tcc.batch_norm %a, %c, %c, %c, %c {epsilon = -1.0e-5 : f32}
+      : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @batch_norm_var_shape(%a: tensor<2x3x4x4xf32>, %c: tensor<3xf32>, %v: tensor<4xf32>) -> tensor<2x3x4x4xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects var of shape 3, got 4}}
+  %0 = tcc.batch_norm %a, %c, %c, %c, %v
+      : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<2x3x4x4xf32>
+  return %0 : tensor<2x3x4x4xf32>
+}
+
+// -----
+
+func.func @batch_norm_mean_element_type(%a: tensor<2x3xf32>, %c: tensor<3xf32>, %m: tensor<3xf64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects mean to have element type 'f32', got 'f64'}}
+  %0 = tcc.batch_norm %a, %c, %c, %m, %c
+      : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf64>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// matmul, linear
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_rank(%a: tensor<8xf32>, %b: tensor<8x4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tcc.matmul' op expects operands of rank >= 2, got 1 and 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<8xf32>, tensor<8x4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @matmul_element_type(%a: tensor<2x8xf32>, %b: tensor<8x4xf16>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{'tcc.matmul' op expects a and b to have the same element type, got f32 and f16}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<2x8xf32>, tensor<8x4xf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @matmul_contracting_dims(%a: tensor<3x2x8xf32>, %b: tensor<4x5xf32>) -> tensor<3x2x5xf32> {
+  // expected-error @+2 {{'tcc.matmul' op contracting dims differ: a has 8 columns (dim 2), b has 4 rows (dim 0)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<3x2x8xf32>, tensor<4x5xf32>) -> tensor<3x2x5xf32>
+  return %0 : tensor<3x2x5xf32>
+}
+
+// -----
+
+func.func @matmul_batch_mismatch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x5xf32>) -> tensor<2x4x5xf32> {
+  // expected-error @+2 {{'tcc.matmul' op operands are not broadcast-compatible: a's batch dims has size 2 at dim 0, b's batch dims has size 3 at dim 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x4x5xf32>
+  return %0 : tensor<2x4x5xf32>
+}
+
+// -----
+
+func.func @matmul_wrong_result(%a: tensor<?x4x8xf32>, %b: tensor<8x5xf32>) -> tensor<?x5x4xf32> {
+  // expected-error @+2 {{'tcc.matmul' op inferred type(s) 'tensor<?x4x5xf32>' are incompatible with return type(s) of operation 'tensor<?x5x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<?x4x8xf32>, tensor<8x5xf32>) -> tensor<?x5x4xf32>
+  return %0 : tensor<?x5x4xf32>
+}
+
+// -----
+
+func.func @linear_weight_rank(%x: tensor<2x8xf32>, %w: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'tcc.linear' op expects x of rank >= 1 and weight of rank 2, got 2 and 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.linear %x, %w : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @linear_x_rank0(%x: tensor<f32>, %w: tensor<4x1xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tcc.linear' op expects x of rank >= 1 and weight of rank 2, got 0 and 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.linear %x, %w : (tensor<f32>, tensor<4x1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @linear_features(%x: tensor<?x256xf32>, %w: tensor<512x128xf32>) -> tensor<?x512xf32> {
+  // expected-error @+2 {{'tcc.linear' op x has 256 input features (last dim) but weight has 128 (dim 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.linear %x, %w : (tensor<?x256xf32>, tensor<512x128xf32>) -> tensor<?x512xf32>
+  return %0 : tensor<?x512xf32>
+}
+
+// -----
+
+func.func @linear_weight_element_type(%x: tensor<2x8xf32>, %w: tensor<4x8xf16>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'tcc.linear' op expects weight to have element type 'f32', got 'f16'}}
+  %0 = tcc.linear %x, %w : (tensor<2x8xf32>, tensor<4x8xf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @linear_bias_shape(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'tcc.linear' op expects bias of shape 4, got 8}}
+  %0 = tcc.linear %x, %w, %b : (tensor<2x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @linear_bias_element_type(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>, %b: tensor<4xbf16>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'tcc.linear' op expects bias to have element type 'f32', got 'bf16'}}
+  %0 = tcc.linear %x, %w, %b : (tensor<2x8xf32>, tensor<4x8xf32>, tensor<4xbf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// conv2d, pooling
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_rank(%x: tensor<4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects x (NCHW) and weight (OIHW) of rank 4, got 3 and 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w : (tensor<4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<8x6x6xf32>
+  return %0 : tensor<8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_strides_count(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects strides to have 2 values, got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_strides_zero(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects strides values >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 0>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_dilations_count(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects dilations to have 2 values, got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {dilations = array<i64: 1>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_dilations_zero(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects dilations values >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {dilations = array<i64: 0, 1>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_padding_count(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects padding to have 2 or 4 values (top, left, bottom, right), got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+func.func @conv_padding_negative(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects padding values >= 0, got -1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 1, -1>} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+func.func @conv_groups_zero(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects groups >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {groups = 0 : i64} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op x has 4 channels but weight expects 3 (dim 1 = 3 times groups = 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_channels_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op x has 4 channels but weight expects 6 (dim 1 = 3 times groups = 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+func.func @conv_output_channels_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<5x2x3x3xf32>) -> tensor<1x5x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op output channels 5 are not divisible by groups 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<5x2x3x3xf32>) -> tensor<1x5x6x6xf32>
+  return %0 : tensor<1x5x6x6xf32>
+}
+
+// -----
+
+func.func @conv_kernel_too_large(%x: tensor<1x4x4x8xf32>, %w: tensor<8x4x5x3xf32>) -> tensor<1x8x1x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op the kernel (5) is larger than the padded input along dim 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x4x4x8xf32>, tensor<8x4x5x3xf32>) -> tensor<1x8x1x6xf32>
+  return %0 : tensor<1x8x1x6xf32>
+}
+
+// -----
+
+// Dilation widens the kernel: 3 taps at dilation 4 span 9 > 8.
+func.func @conv_dilated_kernel_too_large(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x1xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op the kernel (3) is larger than the padded input along dim 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 4>}
+      : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x1xf32>
+  return %0 : tensor<1x8x6x1xf32>
+}
+
+// -----
+
+func.func @conv_wrong_result(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op inferred type(s) 'tensor<1x8x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x8x8x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+func.func @conv_weight_element_type(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf16>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{'tcc.conv2d' op expects weight to have element type 'f32'}}
+  %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf16>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @conv_bias_shape(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{'tcc.conv2d' op expects bias of shape 8, got 4}}
+  %0 = tcc.conv2d %x, %w, %b {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>}
+      : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<4xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<4x8x8xf32>) -> tensor<4x4x4xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op expects x of rank 4 (NCHW)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>} : (tensor<4x8x8xf32>) -> tensor<4x4x4xf32>
+  return %0 : tensor<4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_kernel_count(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{'tcc.avg_pool2d' op expects kernel_size to have 2 values, got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.avg_pool2d %x {kernel_size = array<i64: 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_kernel_zero(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op expects kernel_size values >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 0>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_strides_zero(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op expects strides values >= 1, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, strides = array<i64: 0, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_padding_count(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{'tcc.avg_pool2d' op expects padding to have 2 or 4 values (top, left, bottom, right), got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.avg_pool2d %x {kernel_size = array<i64: 2, 2>, padding = array<i64: 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_padding_negative(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{'tcc.avg_pool2d' op expects padding values >= 0, got -2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.avg_pool2d %x {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0, -2, 0>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A window entirely in the padding would have no element to reduce.
+func.func @pool_padding_not_smaller_than_kernel(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x4xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op padding 2 must be smaller than the kernel size 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, padding = array<i64: 2, 0>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x6x4xf32>
+  return %0 : tensor<1x4x6x4xf32>
+}
+
+// -----
+
+func.func @pool_bottom_padding_not_smaller_than_kernel(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x5x3xf32> {
+  // expected-error @+2 {{'tcc.avg_pool2d' op padding 3 must be smaller than the kernel size 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.avg_pool2d %x {kernel_size = array<i64: 3, 3>, padding = array<i64: 0, 1, 3, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x5x3xf32>
+  return %0 : tensor<1x4x5x3xf32>
+}
+
+// -----
+
+func.func @pool_window_too_large(%x: tensor<1x4x8x3xf32>) -> tensor<1x4x2x1xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op the window (4) is larger than the padded input along dim 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 4, 4>, padding = array<i64: 0, 0>} : (tensor<1x4x8x3xf32>) -> tensor<1x4x2x1xf32>
+  return %0 : tensor<1x4x2x1xf32>
+}
+
+// -----
+
+func.func @pool_wrong_result(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+2 {{'tcc.avg_pool2d' op inferred type(s) 'tensor<1x4x4x4xf32>' are incompatible with return type(s) of operation 'tensor<1x4x8x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.avg_pool2d %x {kernel_size = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attention
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @attention_ranks(%q: tensor<2x4x8xf32>, %k: tensor<4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op expects q, k, v of equal rank >= 2, got 3, 2, 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %k, %q : (tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_rank1(%q: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+2 {{'tcc.attention' op expects q, k, v of equal rank >= 2, got 1, 1, 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %q, %q : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @attention_element_types(%q: tensor<4x8xf32>, %v: tensor<4x8xf16>) -> tensor<4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op expects q, k, v to have the same element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %q, %v : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf16>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_leading_dims(%q: tensor<2x4x8xf32>, %k: tensor<3x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op expects equal leading dims, got q 2x4x8, k 3x4x8, v 2x4x8}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %k, %q : (tensor<2x4x8xf32>, tensor<3x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_head_dims(%q: tensor<2x4x8xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op q and k head dims differ: 8 vs 16}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %k, %v : (tensor<2x4x8xf32>, tensor<2x6x16xf32>, tensor<2x6x8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_sequence_lengths(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x5x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op k and v sequence lengths differ: 6 vs 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %k, %v : (tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x5x8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_mask_element_type(%q: tensor<4x8xf32>, %m: tensor<4x4xi32>) -> tensor<4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op expects an i1 mask or a mask of q's element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %q, %q, %m : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x4xi32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_mask_shape(%q: tensor<2x4x8xf32>, %m: tensor<3x4xi1>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op mask of shape 3x4 does not broadcast to the scores' shape 2x4x4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %q, %q, %m : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<3x4xi1>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+// A mask may broadcast to the scores but not enlarge them.
+func.func @attention_mask_larger_than_scores(%q: tensor<4x8xf32>, %m: tensor<2x4x4xf32>) -> tensor<4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op mask of shape 2x4x4 does not broadcast to the scores' shape 4x4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %q, %q, %m : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x4xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_wrong_result(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x16xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+2 {{'tcc.attention' op inferred type(s) 'tensor<2x4x16xf32>' are incompatible with return type(s) of operation 'tensor<2x4x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.attention %q, %k, %v : (tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x16xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @transpose_not_a_permutation(%x: tensor<2x3x4xf32>) -> tensor<2x2x3xf32> {
+  // expected-error @+2 {{'tcc.transpose' op expects permutation to be a permutation of [0, 3), got [0, 0, 1]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.transpose %x {permutation = array<i64: 0, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<2x2x3xf32>
+  return %0 : tensor<2x2x3xf32>
+}
+
+// -----
+
+func.func @transpose_wrong_length(%x: tensor<2x3x4xf32>) -> tensor<3x2xf32> {
+  // expected-error @+2 {{'tcc.transpose' op expects permutation to be a permutation of [0, 3), got [1, 0]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @transpose_out_of_range(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+2 {{'tcc.transpose' op expects permutation to be a permutation of [0, 2), got [2, 0]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.transpose %x {permutation = array<i64: 2, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @transpose_wrong_result(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'tcc.transpose' op inferred type(s) 'tensor<3x2xf32>' are incompatible with return type(s) of operation 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reshape_element_type(%x: tensor<2x3xf32>) -> tensor<6xf16> {
+  // expected-error @+1 {{'tcc.reshape' op expects the result element type 'f16' to equal the operand's 'f32'}}
+  %0 = tcc.reshape %x : (tensor<2x3xf32>) -> tensor<6xf16>
+  return %0 : tensor<6xf16>
+}
+
+// -----
+
+func.func @reshape_element_count(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'tcc.reshape' op expects the same number of elements, got 6 (2x3) and 8 (2x4)}}
+  %0 = tcc.reshape %x : (tensor<2x3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @reshape_element_count_scalar(%x: tensor<2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tcc.reshape' op expects the same number of elements, got 2 (2) and 1 (scalar)}}
+  %0 = tcc.reshape %x : (tensor<2xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @reshape_shape_operand_entries(%x: tensor<?x8xf32>, %s: tensor<2xi64>) -> tensor<?x2x4xf32> {
+  // expected-error @+1 {{'tcc.reshape' op expects the shape operand to have 3 entries (the result rank), got 2}}
+  %0 = tcc.reshape %x, %s : (tensor<?x8xf32>, tensor<2xi64>) -> tensor<?x2x4xf32>
+  return %0 : tensor<?x2x4xf32>
+}
+
+// -----
+
+func.func @reshape_multiple_dynamic_dims(%x: tensor<?x8xf32>) -> tensor<?x?x4xf32> {
+  // expected-error @+1 {{'tcc.reshape' op needs a shape operand when the result has more than one dynamic dim (2 here)}}
+  %0 = tcc.reshape %x : (tensor<?x8xf32>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}
+
+// -----
+
+func.func @reshape_not_divisible(%x: tensor<2x3xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'tcc.reshape' op cannot infer the dynamic result dim: 6 elements are not divisible by 4}}
+  %0 = tcc.reshape %x : (tensor<2x3xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @reshape_zero_known(%x: tensor<2x3xf32>) -> tensor<?x0xf32> {
+  // expected-error @+1 {{'tcc.reshape' op cannot infer the dynamic result dim: 6 elements are not divisible by 0}}
+  %0 = tcc.reshape %x : (tensor<2x3xf32>) -> tensor<?x0xf32>
+  return %0 : tensor<?x0xf32>
+}
+
+// -----
+
+func.func @reshape_shape_operand_type(%x: tensor<?x8xf32>, %s: tensor<2xi32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{'tcc.reshape' op operand #1 must be 1D tensor of 64-bit signless integer values}}
+  %0 = tcc.reshape %x, %s : (tensor<?x8xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @broadcast_to_element_type(%x: tensor<1x4xf32>) -> tensor<3x4xf16> {
+  // expected-error @+1 {{'tcc.broadcast_to' op expects the result element type to equal the operand's}}
+  %0 = tcc.broadcast_to %x : (tensor<1x4xf32>) -> tensor<3x4xf16>
+  return %0 : tensor<3x4xf16>
+}
+
+// -----
+
+func.func @broadcast_to_lower_rank(%x: tensor<2x3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'tcc.broadcast_to' op cannot broadcast rank 3 to the lower rank 2}}
+  %0 = tcc.broadcast_to %x : (tensor<2x3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_incompatible_dim(%x: tensor<3x4xf32>) -> tensor<2x5x4xf32> {
+  // expected-error @+1 {{'tcc.broadcast_to' op cannot broadcast operand dim 0 of size 3 to result dim 1 of size 5}}
+  %0 = tcc.broadcast_to %x : (tensor<3x4xf32>) -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_shape_entries(%x: tensor<1x4xf32>, %s: tensor<2xi64>) -> tensor<?x3x4xf32> {
+  // expected-error @+1 {{'tcc.broadcast_to' op expects the shape operand to have 3 entries, got 2}}
+  %0 = tcc.broadcast_to %x, %s : (tensor<1x4xf32>, tensor<2xi64>) -> tensor<?x3x4xf32>
+  return %0 : tensor<?x3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_new_dynamic_dim(%x: tensor<1x4xf32>) -> tensor<2x?x1x4xf32> {
+  // expected-error @+1 {{'tcc.broadcast_to' op needs a shape operand for the new dynamic dim 1}}
+  %0 = tcc.broadcast_to %x : (tensor<1x4xf32>) -> tensor<2x?x1x4xf32>
+  return %0 : tensor<2x?x1x4xf32>
+}
+
+// -----
+
+func.func @concat_no_inputs() -> tensor<3xf32> {
+  // expected-error @+2 {{'tcc.concat' op expects at least one input}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tcc.concat"() {axis = 0 : i64} : () -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @concat_axis_out_of_range(%a: tensor<2x4xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.concat' op axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %a, %a {axis = 2 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @concat_rank_mismatch(%a: tensor<2x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{'tcc.concat' op input 1 must have the rank and element type of input 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @concat_element_type_mismatch(%a: tensor<2x4xf32>, %b: tensor<2x4xi32>) -> tensor<2x12xf32> {
+  // expected-error @+2 {{'tcc.concat' op input 2 must have the rank and element type of input 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %a, %a, %b {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<2x12xf32>
+  return %0 : tensor<2x12xf32>
+}
+
+// -----
+
+func.func @concat_other_dim_mismatch(%a: tensor<2x4xf32>, %b: tensor<2x3xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'tcc.concat' op input 1 has size 3 at dim 1, input 0 has 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @concat_wrong_result(%a: tensor<2x4xf32>, %b: tensor<3x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+2 {{'tcc.concat' op inferred type(s) 'tensor<5x4xf32>' are incompatible with return type(s) of operation 'tensor<6x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<6x4xf32>
+  return %0 : tensor<6x4xf32>
+}
+
+// -----
+
+func.func @slice_entry_counts(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.slice' op expects starts, ends and steps with one entry per dim (2), got 1, 2, 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.slice %x {starts = array<i64: 0>, ends = array<i64: 2, 8>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @slice_steps_count(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.slice' op expects starts, ends and steps with one entry per dim (2), got 2, 2, 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 2, 8>, steps = array<i64: 1, 1, 1>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @slice_zero_step(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.slice' op expects positive steps, got 0 at dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 2, 8>, steps = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @slice_negative_step(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.slice' op expects positive steps, got -1 at dim 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.slice %x {starts = array<i64: 3, 0>, ends = array<i64: 1, 8>, steps = array<i64: -1, 1>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @slice_wrong_result(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+2 {{'tcc.slice' op inferred type(s) 'tensor<2x4xf32>' are incompatible with return type(s) of operation 'tensor<2x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 2, 8>, steps = array<i64: 1, 2>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @gather_axis_out_of_range(%x: tensor<4x8xf32>, %i: tensor<3xi64>) -> tensor<4x3xf32> {
+  // expected-error @+2 {{'tcc.gather' op axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.gather %x, %i {axis = 2 : i64} : (tensor<4x8xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @gather_wrong_result(%x: tensor<4x8xf32>, %i: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'tcc.gather' op inferred type(s) 'tensor<2x3x8xf32>' are incompatible with return type(s) of operation 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.gather %x, %i : (tensor<4x8xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_float_indices(%x: tensor<4x8xf32>, %i: tensor<3xf32>) -> tensor<3x8xf32> {
+  // expected-error @+1 {{'tcc.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = tcc.gather %x, %i : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// -----
+
+func.func @constant_wrong_type() -> tensor<3xf32> {
+  // expected-error @+2 {{'tcc.constant' op inferred type(s) 'tensor<2xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tcc.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
