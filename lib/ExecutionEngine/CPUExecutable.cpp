@@ -106,6 +106,10 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   engineOptions.transformer = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // memref.copy of strided views calls memrefCopy from MLIR's C runner
+  // utilities.
+  SmallVector<StringRef, 1> libs = {TCC_C_RUNNER_UTILS_PATH};
+  engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*lowered, engineOptions);
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());

@@ -72,7 +72,6 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls
   loops.addPass(arith::createArithExpandOpsPass(expand));
 
-  pm.addPass(createConvertMathToLibmPass()); // erf -> erff
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   // Matmul tiles become broadcast-FMA outer products, the AVX-512 friendly
   // form of an 8 x 32 register tile.
@@ -84,6 +83,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass()); // what LLVM lacks: erf -> erff
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

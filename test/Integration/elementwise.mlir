@@ -193,6 +193,33 @@ func.func @unary_any_sign(%x: tensor<?x16xf32>)
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x16xf32>
 }
 
+// Every unary op on a static shape.
+// RUN: tcc-run %s --function=unary_static --input=3x20xf32=random --check-reference | FileCheck %s --check-prefix=UNARY_STATIC
+// UNARY_STATIC-COUNT-13: [SUCCESS] result[{{[0-9]+}}] matches the reference (3x20xf32)
+func.func @unary_static(%x: tensor<3x20xf32>)
+    -> (tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>,
+        tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>,
+        tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>,
+        tensor<3x20xf32>) {
+  %two = tcc.constant dense<2.0> : tensor<f32>
+  %s = tcc.mul %x, %two : (tensor<3x20xf32>, tensor<f32>) -> tensor<3x20xf32>
+  %p = tcc.exp %x : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %0 = tcc.neg %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %1 = tcc.exp %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %2 = tcc.log %p : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %3 = tcc.sqrt %p : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %4 = tcc.rsqrt %p : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %5 = tcc.abs %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %6 = tcc.tanh %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %7 = tcc.sigmoid %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %8 = tcc.relu %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %9 = tcc.silu %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %10 = tcc.erf %s : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %11 = tcc.gelu %s {approximate = "none"} : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  %12 = tcc.gelu %s {approximate = "tanh"} : (tensor<3x20xf32>) -> tensor<3x20xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>, tensor<3x20xf32>
+}
+
 // log/sqrt/rsqrt on strictly positive inputs |x| + 0.1 and exp(x).
 // RUN: tcc-run %s --function=unary_positive --input=4x16xf32=random --check-reference | FileCheck %s --check-prefix=UNARY_POS
 // UNARY_POS-COUNT-4: [SUCCESS] result

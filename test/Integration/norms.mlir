@@ -32,8 +32,11 @@ func.func @layer_norm_dyn_feature(%x: tensor<?x?xf32>, %w: tensor<?xf32>, %b: te
   return %0 : tensor<?x?xf32>
 }
 
-// Layer norm on rows with a large mean offset (catches a one-pass variance).
-// RUN: tcc-run %s --function=layer_norm_offset --input=4x64xf32=random --input=64xf32=random --input=64xf32=random --check-reference | FileCheck %s --check-prefix=LN_OFFSET
+// Layer norm on rows with a large mean offset (100 + x): a one-pass variance
+// E[x^2] - E[x]^2 loses ~1% of the variance here (output errors ~5e-3), a
+// two-pass one only the f32 rounding of the mean (~5e-5), hence the looser
+// but still discriminating tolerance.
+// RUN: tcc-run %s --function=layer_norm_offset --input=4x64xf32=random --input=64xf32=random --input=64xf32=random --check-reference --rtol=1e-3 --atol=5e-4 | FileCheck %s --check-prefix=LN_OFFSET
 // LN_OFFSET: [SUCCESS] result[0] matches the reference (4x64xf32)
 func.func @layer_norm_offset(%x: tensor<?x64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<?x64xf32> {
   %c = tcc.constant dense<100.0> : tensor<f32>

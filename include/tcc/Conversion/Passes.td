@@ -69,7 +69,9 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     broadcast-FMA outer products, multi-reductions to inner reductions, and
     transfers with permutation maps to plain loads and stores.
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect"];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

@@ -18,7 +18,10 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tcc {
@@ -40,6 +43,11 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
         Operation *producer = fusedOperand->get().getDefiningOp();
         // Fusing a producer with other users duplicates its work; only fuse
         // single-use producers (the group already holds only in-group uses).
+        // Contractions stay pure multiply-adds so that they keep their
+        // register-tiled vector.contract code generation.
+        auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+        if (consumer && linalg::isaContractionOpInterface(consumer))
+          return false;
         return producer && producer->hasOneUse();
       });
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
@@ -48,12 +56,14 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
   return applyPatternsGreedily(group.getBody(), std::move(patterns), config);
 }
 
-/// Tile sizes of the root's loops. Contractions (and epilogues over their
-/// output) get an 8 x 32 register tile on the two innermost parallel dims
-/// (16 zmm accumulators with AVX-512); other groups process one innermost row
-/// per iteration of the outer loops, so reductions and their neighbours are
-/// computed row by row while the row stays in cache.
-SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, bool hasContraction) {
+/// Tile sizes of the root's loops: the batch-like parallel dims get 1 and
+/// the innermost row dim 8 (contraction groups) or 1 (all others). A single
+/// contraction with an elementwise epilogue also tiles its N dim by 32, the
+/// register tile; when the group holds more (attention: two contractions and
+/// a softmax between them), N stays whole so the producers of a row block
+/// are computed once, not once per N tile. The innermost dim of non-
+/// contraction groups stays whole: a row is reduced and written in one go.
+SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions) {
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<int64_t> parallelDims;
   for (auto [i, it] : llvm::enumerate(iters))
@@ -64,43 +74,59 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, bool hasContraction) {
     return sizes;
   for (int64_t d : parallelDims)
     sizes[d] = 1;
-  if (hasContraction) {
+  if (numContractions > 0 && parallelDims.size() >= 2) {
+    sizes[parallelDims.back()] = numContractions == 1 ? 32 : 0;
+    sizes[parallelDims[parallelDims.size() - 2]] = 8;
+  } else if (numContractions > 0) {
     sizes[parallelDims.back()] = 32;
-    if (parallelDims.size() >= 2)
-      sizes[parallelDims[parallelDims.size() - 2]] = 8;
   } else {
-    // Keep the innermost dim whole (the row).
     sizes[iters.size() - 1] = 0;
   }
   return sizes;
 }
 
 /// Vectorizes `op` when its shape is static and small enough for registers
-/// and cache; larger or dynamic ops stay scalar loops.
+/// and cache; larger or dynamic ops (edge tiles) stay scalar loops.
 void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics())
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
     return;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t elements = 1;
-  for (int64_t r : ranges) {
-    if (ShapedType::isDynamic(r))
-      return;
+  for (int64_t r : op.getStaticLoopRanges())
     elements *= r;
-  }
-  if (elements > 8192)
+  if (elements == 0 || elements > 8192)
     return;
   if (failed(linalg::vectorizeOpPrecondition(op)))
     return;
   rewriter.setInsertionPoint(op);
-  // Contractions become vector.contract directly (not mul + reduction), the
-  // form the outer-product lowering understands.
-  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-      rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
-      /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
-      /*assumeDynamicDimsMatchVecSizes=*/false,
-      /*createNamedContraction=*/linalg::isaContractionOpInterface(op));
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op);
   if (succeeded(result))
     rewriter.replaceOp(op, result->replacements);
+}
+
+/// Splits the last, partial tile off `loop` so the main loop runs full,
+/// statically shaped tiles (which vectorize) and the remainder runs once.
+void peelPartialTile(RewriterBase &rewriter, LoopLikeOpInterface loop) {
+  auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+  if (!forOp)
+    return;
+  scf::ForOp partial;
+  rewriter.setInsertionPoint(forOp);
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+}
+
+/// Folds affine.min of peeled loops into constants so tiles get static types.
+void simplifyGroup(fusion::GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  // What the canonicalizer collects: dialect-level patterns (linalg's
+  // folding of tensor.cast into consumers among them) and op patterns.
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }
 
 /// Tiles the group's root with its in-group producers fused into the tile
@@ -113,11 +139,11 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
   if (!root || !isa<TilingInterface>(root.getOperation()))
     return success();
-  bool hasContraction = false;
+  int numContractions = 0;
   group.walk([&](linalg::LinalgOp op) {
-    hasContraction |= linalg::isaContractionOpInterface(op);
+    numContractions += linalg::isaContractionOpInterface(op);
   });
-  SmallVector<int64_t> sizes = rootTileSizes(root, hasContraction);
+  SmallVector<int64_t> sizes = rootTileSizes(root, numContractions);
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return success();
 
@@ -135,37 +161,56 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   for (OpResult r : root->getResults())
     if (Value repl = tiled->replacements.lookup(r))
       rewriter.replaceAllUsesWith(r, repl);
+  for (Operation *op : llvm::reverse(tiled->fusedProducers))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  if (root->use_empty())
+    rewriter.eraseOp(root);
+  for (LoopLikeOpInterface loop : tiled->loops)
+    peelPartialTile(rewriter, loop);
+  simplifyGroup(group);
 
-  // Contractions inside the tile: tile K by 16 so the vector tile is
-  // 8 x 32 x 16.
-  SmallVector<linalg::LinalgOp> tiledOps;
-  for (Operation *op : tiled->tiledAndFusedOps)
-    if (auto l = dyn_cast<linalg::LinalgOp>(op))
-      tiledOps.push_back(l);
-  SmallVector<linalg::LinalgOp> toVectorize;
-  for (linalg::LinalgOp op : tiledOps) {
-    if (!linalg::isaContractionOpInterface(op)) {
-      toVectorize.push_back(op);
-      continue;
-    }
+  // Register tiles: every contraction's two innermost parallel dims by
+  // 8 x 32 and K by 16 (16 zmm accumulators, one vector.contract each);
+  // partial tiles are peeled off.
+  SmallVector<linalg::LinalgOp> contractions;
+  group.walk([&](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op) && !op.hasDynamicShape())
+      contractions.push_back(op);
+  });
+  for (linalg::LinalgOp op : contractions) {
     SmallVector<int64_t> kSizes(op.getNumLoops(), 0);
-    for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    SmallVector<int64_t> parallelDims;
+    for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
       if (it == utils::IteratorType::reduction)
         kSizes[i] = 16;
+      else
+        parallelDims.push_back(i);
+    }
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    for (int64_t d : parallelDims)
+      kSizes[d] = 1;
+    if (!parallelDims.empty())
+      kSizes[parallelDims.back()] = std::min<int64_t>(32, ranges[parallelDims.back()]);
+    if (parallelDims.size() >= 2) {
+      int64_t m = parallelDims[parallelDims.size() - 2];
+      kSizes[m] = std::min<int64_t>(8, ranges[m]);
+    }
     scf::SCFTilingOptions kTiling;
     kTiling.setTileSizes(getAsIndexOpFoldResult(ctx, kSizes));
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTilingResult> kTiled = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(op.getOperation()), kTiling);
-    if (failed(kTiled)) {
-      toVectorize.push_back(op);
+    if (failed(kTiled))
       continue;
-    }
     rewriter.replaceOp(op, kTiled->replacements);
-    for (Operation *t : kTiled->tiledOps)
-      if (auto l = dyn_cast<linalg::LinalgOp>(t))
-        toVectorize.push_back(l);
+    for (LoopLikeOpInterface loop : kTiled->loops)
+      peelPartialTile(rewriter, loop);
   }
+  simplifyGroup(group);
+
+  SmallVector<linalg::LinalgOp> toVectorize;
+  group.walk([&](linalg::LinalgOp op) { toVectorize.push_back(op); });
   for (linalg::LinalgOp op : toVectorize)
     vectorizeIfProfitable(rewriter, op);
   // Broadcasting reads become read + vector.broadcast, which then folds into
@@ -175,12 +220,6 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   vector::populateVectorReductionToContractPatterns(patterns);
   vector::populateSinkVectorOpsPatterns(patterns);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
-  // Drop what fusion left behind (untiled producers with no uses).
-  for (Operation *op : llvm::reverse(tiled->fusedProducers))
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-  if (root->use_empty())
-    rewriter.eraseOp(root);
   return success();
 }
 

@@ -2,6 +2,7 @@
 #include "tcc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -24,6 +25,9 @@ struct LowerVectorsPass
                                           /*verifyNonZeroTrip=*/true);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
+    // f32 exp/log/tanh/erf/... as polynomials: pure arith, so they stay
+    // vectorized instead of becoming one libm call per lane.
+    populateMathPolynomialApproximationPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);

@@ -1,0 +1,59 @@
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false --split-input-file | FileCheck %s --check-prefix=NOVEC
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups --split-input-file | FileCheck %s --check-prefix=VEC
+
+// Fusion groups with dynamic dims. The tensor.dim ops that the tcc-to-linalg
+// lowering puts on intermediate results must not stop the group's generics
+// from fusing (they used to: hasOneUse() counted the tensor.dim users), and
+// the vectorized path must not leave the untiled generics behind.
+
+// NOVEC-LABEL: func.func @pointwise_dynamic
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   %[[G:.+]] = linalg.generic
+//       NOVEC:     arith.addf
+//       NOVEC:     arith.maximumf
+//       NOVEC:     arith.mulf
+//   NOVEC-NOT:   linalg.generic
+//       NOVEC:   return %[[G]]
+// VEC-LABEL: func.func @pointwise_dynamic
+//   VEC-NOT:   fusion.group
+//   VEC-NOT:   linalg.generic
+//       VEC:   %[[L:.+]] = scf.for
+//       VEC:     arith.mulf {{.*}} : vector<1x8xf32>
+//   VEC-NOT:   linalg.generic
+//       VEC:   return %[[L]]
+func.func @pointwise_dynamic(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %0 = tcc.add %a, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  %1 = tcc.relu %0 : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %2 = tcc.mul %1, %a : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %2 : tensor<?x8xf32>
+}
+
+// -----
+
+// Contractions whose M is not a multiple of the 8-row tile, or is dynamic,
+// still lower (see /tmp/bugs2/lower_fusion_groups_masked_matmul_tile.mlir).
+// NOVEC-LABEL: func.func @linear_m4
+//       NOVEC:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// VEC-LABEL: func.func @linear_m4
+//   VEC-NOT:   fusion.group
+//       VEC:   scf.for
+//       VEC:   vector.contract
+//       VEC:   return
+func.func @linear_m4(%x: tensor<4x16xf32>, %w: tensor<32x16xf32>) -> tensor<4x32xf32> {
+  %0 = tcc.linear %x, %w : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+// NOVEC-LABEL: func.func @linear_dynamic_batch
+//       NOVEC:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// VEC-LABEL: func.func @linear_dynamic_batch
+//   VEC-NOT:   fusion.group
+//       VEC:   scf.for
+//       VEC:   vector.contract
+//       VEC:   return
+func.func @linear_dynamic_batch(%x: tensor<?x16xf32>, %w: tensor<32x16xf32>) -> tensor<?x32xf32> {
+  %0 = tcc.linear %x, %w : (tensor<?x16xf32>, tensor<32x16xf32>) -> tensor<?x32xf32>
+  return %0 : tensor<?x32xf32>
+}

@@ -1,0 +1,115 @@
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false --split-input-file | FileCheck %s --check-prefix=NOVEC
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups --split-input-file | FileCheck %s --check-prefix=VEC
+
+// Static shapes. Dynamic shapes: lower-fusion-groups-dynamic.mlir.
+
+// A pointwise group becomes ONE linalg.generic (vectorize=false), or one loop
+// over rows of vector code; either way the group is inlined.
+// NOVEC-LABEL: func.func @pointwise_chain
+//  NOVEC-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<8xf32>
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   %[[G:.+]] = linalg.generic
+//  NOVEC-SAME:     ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32>)
+//       NOVEC:     %[[S:.+]] = arith.addf
+//       NOVEC:     %[[R:.+]] = arith.maximumf %[[S]]
+//       NOVEC:     %[[M:.+]] = arith.mulf %[[R]]
+//       NOVEC:     linalg.yield %[[M]]
+//   NOVEC-NOT:   linalg.generic
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   return %[[G]]
+// VEC-LABEL: func.func @pointwise_chain
+//   VEC-NOT:   fusion.group
+//   VEC-NOT:   linalg.generic
+//       VEC:   %[[L:.+]] = scf.for
+//       VEC:     arith.addf {{.*}} : vector<1x8xf32>
+//       VEC:     arith.maximumf {{.*}} : vector<1x8xf32>
+//       VEC:     arith.mulf {{.*}} : vector<1x8xf32>
+//       VEC:     scf.yield
+//   VEC-NOT:   linalg.generic
+//   VEC-NOT:   fusion.group
+//       VEC:   return %[[L]]
+func.func @pointwise_chain(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = tcc.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.relu %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = tcc.mul %1, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// A reduction with an elementwise prologue: the prologue moves into the
+// reduction's body; the epilogue over the reduced shape stays a generic.
+// NOVEC-LABEL: func.func @reduction_prologue
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   %[[FILL:.+]] = linalg.fill
+//       NOVEC:   %[[RED:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//  NOVEC-SAME:     outs(%[[FILL]] : tensor<4xf32>)
+//       NOVEC:     %[[E:.+]] = math.exp
+//       NOVEC:     arith.addf %[[E]]
+//       NOVEC:   %[[SQ:.+]] = linalg.generic {{.*}} ins(%[[RED]] : tensor<4xf32>)
+//       NOVEC:     math.sqrt
+//   NOVEC-NOT:   linalg.generic
+//       NOVEC:   return %[[SQ]]
+// VEC-LABEL: func.func @reduction_prologue
+//   VEC-NOT:   fusion.group
+//       VEC:   math.exp
+//       VEC:   math.sqrt
+//   VEC-NOT:   fusion.group
+//       VEC:   return
+func.func @reduction_prologue(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %0 = tcc.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.reduce_sum %0 {axes = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %2 = tcc.sqrt %1 : (tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+
+// -----
+
+// linear + bias + gelu: the contraction and one fused epilogue generic, or
+// (vectorized) one 8x32 register tile: a vector.contract and the vectorized
+// epilogue, no generic left.
+// NOVEC-LABEL: func.func @matmul_epilogue
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   %[[MM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+//       NOVEC:     arith.mulf
+//       NOVEC:     arith.addf
+//       NOVEC:   %[[EP:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+//  NOVEC-SAME:     ins(%[[MM]], %{{.*}} : tensor<8x32xf32>, tensor<32xf32>)
+//       NOVEC:     arith.addf
+//       NOVEC:     math.erf
+//   NOVEC-NOT:   linalg.generic
+//       NOVEC:   return %[[EP]]
+// VEC-LABEL: func.func @matmul_epilogue
+//   VEC-NOT:   fusion.group
+//   VEC-NOT:   linalg.generic
+//       VEC:   vector.contract {{.*}} : vector<8x16xf32>, vector<32x16xf32> into vector<8x32xf32>
+//       VEC:   math.erf {{.*}} : vector<8x32xf32>
+//   VEC-NOT:   linalg.generic
+//       VEC:   return
+func.func @matmul_epilogue(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
+  %0 = tcc.linear %x, %w : (tensor<8x16xf32>, tensor<32x16xf32>) -> tensor<8x32xf32>
+  %1 = tcc.add %0, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %2 = tcc.gelu %1 : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2 : tensor<8x32xf32>
+}
+
+// -----
+
+// Fusion stays inside each group: two pointwise groups split by a transpose
+// remain two generics around the linalg.transpose.
+// NOVEC-LABEL: func.func @groups_do_not_merge
+//   NOVEC-NOT:   fusion.group
+//       NOVEC:   %[[G1:.+]] = linalg.generic
+//       NOVEC:     math.exp
+//       NOVEC:     math.tanh
+//       NOVEC:   %[[T:.+]] = linalg.transpose ins(%[[G1]]
+//       NOVEC:   %[[G2:.+]] = linalg.generic {{.*}} ins(%[[T]]
+//       NOVEC:     arith.negf
+//       NOVEC:   return %[[G2]]
+func.func @groups_do_not_merge(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %0 = tcc.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.tanh %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = tcc.transpose %1 {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %3 = tcc.neg %2 : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %3 : tensor<8x4xf32>
+}

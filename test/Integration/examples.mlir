@@ -1,0 +1,43 @@
+// The example models in examples/: each verifies, fuses and plans memory with
+// tcc-opt, and runs through tcc-run with compiled == reference.
+
+// ---- RobotPolicy (B = 2, two results) ------------------------------------------------
+// RUN: tcc-opt %examples/robot_policy.mlir --fuse --plan-memory | FileCheck %s --check-prefix=ROBOT_OPT
+// ROBOT_OPT: func.func @robot_policy
+// ROBOT_OPT: fusion.group
+// RUN: tcc-run %examples/robot_policy.mlir --function=robot_policy \
+// RUN:   --input=2x256xf32=random --input=512x256xf32=random --input=512xf32=random \
+// RUN:   --input=512xf32=random --input=512xf32=random \
+// RUN:   --input=256x512xf32=random --input=256xf32=random \
+// RUN:   --input=256xf32=random --input=256xf32=random \
+// RUN:   --input=12x256xf32=random --input=12xf32=random \
+// RUN:   --input=1x256xf32=random --input=1xf32=random --check-reference \
+// RUN:   | FileCheck %s --check-prefix=ROBOT
+// ROBOT: [SUCCESS] result[0] matches the reference (2x12xf32)
+// ROBOT: [SUCCESS] result[1] matches the reference (2x1xf32)
+
+// ---- ResNet-style conv block (B = 2) -----------------------------------------------------
+// RUN: tcc-opt %examples/conv_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=CONV_OPT
+// CONV_OPT: func.func @conv_block
+// CONV_OPT: fusion.group
+// RUN: tcc-run %examples/conv_block.mlir --function=conv_block \
+// RUN:   --input=2x64x56x56xf32=random --input=64x64x3x3xf32=random \
+// RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=0.5 \
+// RUN:   --input=64x64x3x3xf32=random \
+// RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=2 \
+// RUN:   --check-reference | FileCheck %s --check-prefix=CONV
+// CONV: [SUCCESS] result[0] matches the reference (2x64x28x28xf32)
+
+// ---- ViT-B/16 encoder block (B = 1; the reference evaluator is slow) -----------------------
+// RUN: tcc-opt %examples/vit_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=VIT_OPT
+// VIT_OPT: func.func @vit_block
+// VIT_OPT: fusion.group
+// RUN: tcc-run %examples/vit_block.mlir --function=vit_block \
+// RUN:   --input=1x197x768xf32=random --input=768xf32=random --input=768xf32=random \
+// RUN:   --input=2304x768xf32=random --input=2304xf32=random \
+// RUN:   --input=768x768xf32=random --input=768xf32=random \
+// RUN:   --input=768xf32=random --input=768xf32=random \
+// RUN:   --input=3072x768xf32=random --input=3072xf32=random \
+// RUN:   --input=768x3072xf32=random --input=768xf32=random --check-reference \
+// RUN:   | FileCheck %s --check-prefix=VIT
+// VIT: [SUCCESS] result[0] matches the reference (1x197x768xf32)
