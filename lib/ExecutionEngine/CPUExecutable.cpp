@@ -240,8 +240,17 @@ LogicalResult CPUExecutable::call(StringRef name,
     size_t elem = ::tcc::runtime::dtypeSize(out.dtype);
     const char *base = reinterpret_cast<const char *>(aligned);
     int64_t n = out.numElements();
+    // Row-major contiguous (the usual case): one copy.
+    bool contiguous = true;
+    for (int64_t d = (int64_t)rank - 1, expect = 1; d >= 0; --d) {
+      if (sizes[d] != 1 && strides[d] != expect)
+        contiguous = false;
+      expect *= sizes[d];
+    }
+    if (contiguous && n > 0)
+      std::memcpy(out.data.data(), base + offset * elem, out.numBytes());
     std::vector<int64_t> idx(rank, 0);
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; !contiguous && i < n; ++i) {
       int64_t lin = offset;
       for (size_t d = 0; d < rank; ++d)
         lin += idx[d] * strides[d];

@@ -1,5 +1,14 @@
 // The example models in examples/: each verifies, fuses and plans memory with
 // tcc-opt, and runs through tcc-run with compiled == reference.
+//
+// Tolerances: 'random' fills weights uniformly in [-1, 1), far larger than
+// trained weights, so activations grow to O(10..1000) and the compiled f32
+// accumulation (the reference accumulates in double) differs by ~1e-4 of the
+// activation scale; where that lands on an output near zero (a residual sum
+// that cancels) the default atol of 1e-5 is too tight. The conv block and the
+// ViT block therefore use looser tolerances that are still far below the
+// O(activation) error of a real miscompile. Measured worst cases: conv block
+// 1.3e-4 absolute (outputs ~20), ViT block 0.038 absolute (outputs ~300).
 
 // ---- RobotPolicy (B = 2, two results) ------------------------------------------------
 // RUN: tcc-opt %examples/robot_policy.mlir --fuse --plan-memory | FileCheck %s --check-prefix=ROBOT_OPT
@@ -25,7 +34,7 @@
 // RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=0.5 \
 // RUN:   --input=64x64x3x3xf32=random \
 // RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=2 \
-// RUN:   --check-reference | FileCheck %s --check-prefix=CONV
+// RUN:   --check-reference --rtol=1e-3 --atol=1e-3 | FileCheck %s --check-prefix=CONV
 // CONV: [SUCCESS] result[0] matches the reference (2x64x28x28xf32)
 
 // ---- ViT-B/16 encoder block (B = 1; the reference evaluator is slow) -----------------------
@@ -38,6 +47,6 @@
 // RUN:   --input=768x768xf32=random --input=768xf32=random \
 // RUN:   --input=768xf32=random --input=768xf32=random \
 // RUN:   --input=3072x768xf32=random --input=3072xf32=random \
-// RUN:   --input=768x3072xf32=random --input=768xf32=random --check-reference \
-// RUN:   | FileCheck %s --check-prefix=VIT
+// RUN:   --input=768x3072xf32=random --input=768xf32=random \
+// RUN:   --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=VIT
 // VIT: [SUCCESS] result[0] matches the reference (1x197x768xf32)

@@ -38,7 +38,7 @@ struct LowerVectorsPass
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransposeLoweringPatterns(
-        patterns, vector::VectorTransposeLowering::EltWise);
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

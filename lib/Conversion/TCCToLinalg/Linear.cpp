@@ -135,7 +135,8 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
     auto xt = op.getX().getType();
     auto rt = op.getType();
     int64_t lead = xt.getRank() - 1, loops = lead + 2;
-    // Loops: leading..., n, k; weight is [n, k].
+    // Loops: leading..., n, k; the weight is read as [n, k] (no per-call
+    // transpose: its 16x16 tiles are transposed in registers).
     SmallVector<AffineExpr> xExprs, wExprs, outExprs;
     for (int64_t d = 0; d < lead; ++d) {
       xExprs.push_back(getAffineDimExpr(d, ctx));
