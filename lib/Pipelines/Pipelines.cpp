@@ -55,6 +55,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass()); // clones: alloc+copy
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
@@ -72,6 +73,10 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls
   loops.addPass(arith::createArithExpandOpsPass(expand));
 
+  // Math first: LLVM intrinsics where they exist, then libm calls (one per
+  // lane: f64 erf/tanh/...) for the rest; f32 ones are polynomials by now.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   // Matmul tiles become broadcast-FMA outer products, the AVX-512 friendly
   // form of an 8 x 32 register tile.
@@ -82,8 +87,6 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass()); // what LLVM lacks: erf -> erff
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

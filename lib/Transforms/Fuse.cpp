@@ -28,7 +28,16 @@ using namespace mlir::tcc;
 
 namespace {
 
-enum class Role { None, Elementwise, Reduction, Matmul, Conv, Attention, Pool };
+enum class Role {
+  None,
+  Elementwise,
+  Reduction,
+  Matmul,
+  Conv,
+  Attention,
+  Pool,
+  Copy
+};
 
 Role classify(Operation *op) {
   if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
@@ -47,6 +56,10 @@ Role classify(Operation *op) {
     return Role::Attention;
   if (isa<MaxPool2dOp, AvgPool2dOp>(op))
     return Role::Pool;
+  // Data movement that writes a new buffer: a kernel (and a planned buffer)
+  // of its own. Reshapes and slices are views and stay outside groups.
+  if (isa<TransposeOp, ConcatOp, GatherOp>(op))
+    return Role::Copy;
   return Role::None;
 }
 
@@ -62,6 +75,8 @@ StringRef kindName(Role anchor) {
     return "attention";
   case Role::Pool:
     return "pool";
+  case Role::Copy:
+    return "copy";
   default:
     return "pointwise";
   }
@@ -103,7 +118,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     while (!worklist.empty()) {
       Operation *consumer = worklist.pop_back_val();
       Role consumerRole = classify(consumer);
-      // Never pull producers into contraction/window operands.
+      // Never pull producers into contraction/window/copy operands.
       if (consumerRole != Role::Elementwise && consumerRole != Role::Reduction)
         continue;
       for (Value operand : consumer->getOperands()) {
@@ -112,15 +127,20 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
             members.contains(producer) || assigned.contains(producer))
           continue;
         Role role = classify(producer);
-        if (role == Role::None)
+        if (role == Role::None || role == Role::Copy)
           continue;
         if (role != Role::Elementwise) {
           if (anchor != Role::None)
             continue;
           // A reduction may only feed elementwise consumers of its group.
         }
+        // Every use must be inside the group, and none may be an operand of
+        // a contraction, conv, attention or pool (their operands are read
+        // many times per tile: a fused producer would be recomputed).
         bool allUsesInside = llvm::all_of(producer->getUsers(), [&](Operation *u) {
-          return members.contains(u);
+          Role r = classify(u);
+          return members.contains(u) &&
+                 (r == Role::Elementwise || r == Role::Reduction);
         });
         if (!allUsesInside)
           continue;

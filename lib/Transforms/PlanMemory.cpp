@@ -278,8 +278,9 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
     if (!func.getBody().hasOneBlock())
       return;
     if (alignment <= 0 || (alignment & (alignment - 1))) {
-      func.emitError("plan-memory: alignment must be a power of two, got ")
-          << alignment;
+      emitError(func.getLoc(),
+                "plan-memory: alignment must be a positive power of two, got ")
+          << static_cast<int64_t>(alignment);
       return signalPassFailure();
     }
     Block &block = func.getBody().front();
@@ -313,6 +314,7 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
         for (Value v : op.getOperands())
           escaping.insert(bufferOf(v));
       if (op.getNumResults() != 1 || isa<ReshapeOp, SliceOp>(op) ||
+          isa<func::ReturnOp>(op) ||
           op.hasTrait<OpTrait::ConstantLike>())
         continue;
       Value r = op.getResult(0);

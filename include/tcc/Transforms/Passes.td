@@ -15,11 +15,14 @@ def FusePass : Pass<"fuse", "func::FuncOp"> {
       feed it and those that consume only it (`reduction`);
     - a matmul, linear or conv absorbs its elementwise epilogue: bias,
       activation, residual add, scaling, cast (`matmul` / `conv`);
-    - attention and pooling ops form `attention` / `pool` groups.
+    - attention and pooling ops form `attention` / `pool` groups;
+    - transposes, concats and gathers, which write new buffers, form `copy`
+      groups of their own.
 
     A producer joins a group only when every use of its result is inside the
-    group, so no value is computed twice. Reshapes, transposes, slices,
-    concats and gathers stay outside groups (`copy` kernels of their own).
+    group and none is an operand of a contraction, conv, attention or pool,
+    so no value is computed twice. Reshapes and slices are views: they stay
+    outside groups.
 
     ```mlir
     %0 = tcc.linear %x, %w, %b : ...
@@ -51,10 +54,12 @@ def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
     64-byte-aligned offset that does not overlap a buffer live at the same
     time, so buffers with disjoint lifetimes share memory.
 
-    The plan is written into the IR: each defining op gets
-    `tcc.buffer = {offset = ..., size = ...}` (bytes; dynamic sizes as a
-    multiple of the runtime dims, see docs/passes.md), and the function gets
-    `tcc.arena_size` and `tcc.naive_size`. Lowering honours the plan: one
+    The plan is written into the IR (encoding in
+    include/tcc/Transforms/MemoryPlan.h): each defining op gets
+    `tcc.buffer = {region, offset, size}` (bytes), the function gets
+    `tcc.arena` (one region per product of dynamic argument dims, sizes in
+    units of that product), `tcc.symbols` (which argument dim each symbol
+    is) and `tcc.naive_size` (the static bytes without reuse). Lowering honours the plan: one
     arena allocation per call, every planned buffer a view into it.
   }];
   let options = [

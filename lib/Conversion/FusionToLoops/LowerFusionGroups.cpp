@@ -14,6 +14,7 @@
 #include "tcc/Transforms/MemoryPlan.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -48,8 +49,14 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
         auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
         if (consumer && linalg::isaContractionOpInterface(consumer))
           return false;
-        return producer && producer->hasOneUse();
+        // tensor.dim users do not count: they are resolved to the
+        // producer's operands below.
+        return producer &&
+               llvm::count_if(producer->getUsers(), [](Operation *u) {
+                 return !isa<tensor::DimOp>(u);
+               }) == 1;
       });
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   GreedyRewriteConfig config;
   config.setScope(&group.getBody());
@@ -90,6 +97,11 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions) {
 void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
     return;
+  // i1 tensors hold one byte per element, but LLVM stores vectors of i1
+  // bit-packed: keep ops touching i1 memory scalar.
+  for (OpOperand &operand : op->getOpOperands())
+    if (getElementTypeOrSelf(operand.get().getType()).isInteger(1))
+      return;
   int64_t elements = 1;
   for (int64_t r : op.getStaticLoopRanges())
     elements *= r;

@@ -60,6 +60,8 @@ struct MaterializeMemoryPlanPass
       if (auto plan = op->getAttrOfType<DictionaryAttr>(kBufferAttr))
         planned.push_back({op, plan});
     });
+    for (StringRef name : {kArenaAttr, kSymbolsAttr, kNaiveSizeAttr})
+      func->removeAttr(name);
     if (planned.empty())
       return;
 
@@ -134,8 +136,6 @@ struct MaterializeMemoryPlanPass
       if (empty->use_empty())
         empty->erase();
     }
-    for (StringRef name : {kArenaAttr, kSymbolsAttr, kNaiveSizeAttr})
-      func->removeAttr(name);
   }
 };
 

@@ -159,6 +159,11 @@ struct ConcatToInsertSlices : OpRewritePattern<ConcatOp> {
     auto out = op.getType();
     int64_t axis = *normalizeAxis(op.getAxis(), out.getRank());
     ValueRange inputs = op.getInputs();
+    for (Value v : inputs.drop_front())
+      for (int64_t d = 0; d < out.getRank(); ++d)
+        if (d != axis)
+          assertSameDim(rewriter, loc, v, d, inputs[0], d,
+                        "tcc.concat: inputs differ outside the concat axis");
     SmallVector<Value> dims = dimValues(rewriter, loc, inputs[0]);
     Value total = arith::ConstantIndexOp::create(rewriter, loc, 0);
     for (Value v : inputs)

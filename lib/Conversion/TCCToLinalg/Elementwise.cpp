@@ -80,8 +80,13 @@ Value scalar(RsqrtOp, OpBuilder &b, Location l, ValueRange a) {
   return math::RsqrtOp::create(b, l, a[0]);
 }
 Value scalar(AbsOp, OpBuilder &b, Location l, ValueRange a) {
-  return isFloat(a[0]) ? math::AbsFOp::create(b, l, a[0]).getResult()
-                       : math::AbsIOp::create(b, l, a[0]).getResult();
+  if (isFloat(a[0]))
+    return math::AbsFOp::create(b, l, a[0]);
+  // Integers: x < 0 ? -x : x (math.absi has no LLVM lowering here).
+  Value zero = c(b, l, a[0], 0);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+  return arith::SelectOp::create(b, l, neg,
+                                 arith::SubIOp::create(b, l, zero, a[0]), a[0]);
 }
 Value scalar(TanhOp, OpBuilder &b, Location l, ValueRange a) {
   return math::TanhOp::create(b, l, a[0]);

@@ -157,6 +157,8 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
         AffineMap::get(loops, 0, wExprs, ctx),
         AffineMap::get(loops, 0, outExprs, ctx), rt, dims);
     if (Value bias = op.getBias()) {
+      assertSameDim(rewriter, loc, bias, 0, w, 0,
+                    "tcc.linear: bias size differs from the output features");
       AffineMap biasMap = AffineMap::get(
           rt.getRank(), 0, {getAffineDimExpr(rt.getRank() - 1, ctx)}, ctx);
       r = buildMapped(rewriter, loc, rt, dims, ValueRange{r, bias},
@@ -295,6 +297,8 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
     SmallVector<Value> inputs = {r};
     SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx)};
     if (Value bias = op.getBias()) {
+      assertSameDim(rewriter, loc, bias, 0, w, 0,
+                    "tcc.conv2d: bias size differs from the output channels");
       inputs.push_back(bias);
       maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx));
     }
@@ -414,6 +418,17 @@ struct AttentionToGenerics : OpRewritePattern<AttentionOp> {
                                      dimValue(rewriter, loc, q, rank - 1)));
       scaleV = math::RsqrtOp::create(rewriter, loc, d);
     }
+    // Dims the verifier could not compare must agree at runtime.
+    for (int64_t d = 0; d < nb; ++d) {
+      assertSameDim(rewriter, loc, q, d, k, d,
+                    "tcc.attention: q and k leading dims differ");
+      assertSameDim(rewriter, loc, q, d, v, d,
+                    "tcc.attention: q and v leading dims differ");
+    }
+    assertSameDim(rewriter, loc, q, rank - 1, k, rank - 1,
+                  "tcc.attention: q and k head dims differ");
+    assertSameDim(rewriter, loc, k, rank - 2, v, rank - 2,
+                  "tcc.attention: k and v sequence lengths differ");
     // scores[b..., i, j] = sum_d q[b..., i, d] * k[b..., j, d]
     SmallVector<int64_t> sShape(qt.getShape().drop_back());
     sShape.push_back(kt.getDimSize(rank - 2));
@@ -440,6 +455,15 @@ struct AttentionToGenerics : OpRewritePattern<AttentionOp> {
     SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
     Value mask = op.getMask();
     if (mask) {
+      auto mt = cast<RankedTensorType>(mask.getType());
+      for (int64_t d = 0; d < mt.getRank(); ++d) {
+        int64_t sd = d + rank - mt.getRank();
+        if (mt.isDynamicDim(d))
+          assertEqual(rewriter, loc, dimValue(rewriter, loc, mask, d),
+                      sDims[sd],
+                      "tcc.attention: a dynamic mask dim differs from the "
+                      "scores' dim");
+      }
       inputs.push_back(mask);
       maps.push_back(
           broadcastMap(ctx, cast<RankedTensorType>(mask.getType()), sType));

@@ -269,6 +269,12 @@ struct NormToGenerics : OpRewritePattern<OpTy> {
           return math::RsqrtOp::create(b, l,
                                        arith::AddFOp::create(b, l, var, eps));
         });
+    for (int64_t p = 1; p < op->getNumOperands(); ++p)
+      for (int64_t d = axis; d < rank; ++d)
+        assertSameDim(rewriter, loc, op->getOperand(p), d - axis, x, d,
+                      op->getName().getStringRef() +
+                          ": a parameter's shape differs from x's "
+                          "normalized dims");
     SmallVector<std::pair<Value, AffineMap>> params = {
         {op->getOperand(1), trailingMap(ctx, rank, axis)}};
     if (centered)
@@ -298,6 +304,10 @@ struct BatchNormToGeneric : OpRewritePattern<BatchNormOp> {
     AffineMap channel =
         AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     double eps = op.getEpsilon().convertToDouble();
+    for (int64_t p = 1; p < 5; ++p)
+      assertSameDim(rewriter, loc, op->getOperand(p), 0, op.getX(), 1,
+                    "tcc.batch_norm: a parameter's size differs from the "
+                    "channel count");
     Value r = buildMapped(
         rewriter, loc, op.getType(), dimValues(rewriter, loc, op.getX()),
         op->getOperands(),

@@ -124,6 +124,16 @@ void lowering::assertEqual(OpBuilder &b, Location loc, Value lhs, Value rhs,
   cf::AssertOp::create(b, loc, eq, message.str());
 }
 
+void lowering::assertSameDim(OpBuilder &b, Location loc, Value x, int64_t dx,
+                             Value y, int64_t dy, const Twine &message) {
+  auto tx = cast<RankedTensorType>(x.getType());
+  auto ty = cast<RankedTensorType>(y.getType());
+  if (!tx.isDynamicDim(dx) && !ty.isDynamicDim(dy))
+    return; // The verifier has compared them.
+  assertEqual(b, loc, dimValue(b, loc, x, dx), dimValue(b, loc, y, dy),
+              message);
+}
+
 SmallVector<Value> lowering::broadcastDims(OpBuilder &b, Location loc,
                                          RankedTensorType resultType,
                                          ValueRange operands,

@@ -69,6 +69,10 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 void assertEqual(OpBuilder &b, Location loc, Value lhs, Value rhs,
                  const Twine &message);
 
+/// cf.assert(dim `da` of `a` == dim `db` of `b`) unless both are static.
+void assertSameDim(OpBuilder &b, Location loc, Value x, int64_t dx, Value y,
+                   int64_t dy, const Twine &message);
+
 /// Reduces `input` over the sorted `axes` with `combine`, starting from
 /// `init`; the result drops the reduced dims and has element type
 /// `accType`. The body of `combine` gets (element in accType, accumulator).

@@ -407,6 +407,9 @@ TCC_UNARY_INFER(LogSoftmaxOp)
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getX().getDefiningOp<NegOp>())
     return inner.getX();
+  if (!isa<FloatType>(getType().getElementType()))
+    return constFoldUnaryOp<IntegerAttr>(adaptor.getOperands(),
+                                         [](const APInt &a) { return -a; });
   return constFoldUnaryOp<FloatAttr>(adaptor.getOperands(),
                                      [](const APFloat &a) { return -a; });
 }
@@ -752,8 +755,11 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
                               "groups {1}",
                               o, groups)
                     .str());
-  auto strides = ad.getStrides().value_or(ArrayRef<int64_t>{1, 1});
-  auto dilations = ad.getDilations().value_or(ArrayRef<int64_t>{1, 1});
+  // Copies: the defaults are temporaries.
+  SmallVector<int64_t, 2> strides(
+      ad.getStrides().value_or(ArrayRef<int64_t>{1, 1}));
+  SmallVector<int64_t, 2> dilations(
+      ad.getDilations().value_or(ArrayRef<int64_t>{1, 1}));
   auto pad = expandPadding(ad.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
   SmallVector<int64_t> shape = {x.getDimSize(0), o};
   for (int i = 0; i < 2; ++i) {
@@ -766,9 +772,9 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
                                    strides[i], dilations[i]);
     if (out == 0)
       return fail(loc, name,
-                  llvm::formatv("the kernel ({0}) is larger than the padded "
-                                "input along dim {1}",
-                                k, 2 + i)
+                  llvm::formatv("the dilated kernel ({0}) is larger than the "
+                                "padded input along dim {1}",
+                                dilations[i] * (k - 1) + 1, 2 + i)
                       .str());
     shape.push_back(out);
   }
