@@ -16,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -88,6 +89,7 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> lowered(module.clone());
@@ -102,13 +104,19 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     lowered->print(os);
   }
 
+  // The options hold a function_ref: the transformer must outlive them.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // memref.copy of strided views calls memrefCopy from MLIR's C runner
   // utilities.
-  SmallVector<StringRef, 1> libs = {TCC_C_RUNNER_UTILS_PATH};
+  // Parallel tile loops call the OpenMP runtime (libomp).
+  SmallVector<StringRef, 2> libs = {TCC_C_RUNNER_UTILS_PATH};
+  if (options.parallel)
+    libs.push_back(TCC_OPENMP_RUNTIME_PATH);
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*lowered, engineOptions);
   if (!engine) {

@@ -60,6 +60,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createLowerVectorsPass());
+  if (options.parallel)
+    loops.addPass(createParallelizeTileLoopsPass());
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());
@@ -83,6 +85,10 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  if (options.parallel) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -93,6 +93,9 @@ static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Compile without tiling and "
                                           "vectorization"),
                                  cl::init(false));
+static cl::opt<bool> noParallel("no-parallel",
+                                cl::desc("Compile single-threaded"),
+                                cl::init(false));
 static cl::opt<bool> noPlan("no-plan-memory",
                             cl::desc("Compile without the memory plan"),
                             cl::init(false));
@@ -204,6 +207,7 @@ int main(int argc, char **argv) {
     options.fuse = !noFuse;
     options.planMemory = !noPlan;
     options.vectorize = !noVectorize;
+    options.parallel = !noParallel;
     std::string error, dump;
     exe = mlir::tcc::CPUExecutable::compile(
         *module, options, error, printLLVMDialect ? &dump : nullptr);

@@ -16,6 +16,10 @@
 
 namespace mlir::tcc {
 
+/// Unit attribute on the tile loop of a group that may run across cores
+/// (set by tcc-lower-fusion-groups, read by tcc-parallelize-tile-loops).
+constexpr llvm::StringLiteral kParallelLoopAttr = "tcc.parallel";
+
 #define GEN_PASS_DECL
 #include "tcc/Conversion/Passes.h.inc"
 

@@ -59,6 +59,20 @@ def MaterializeMemoryPlanPass
   ];
 }
 
+def ParallelizeTileLoopsPass
+    : Pass<"tcc-parallelize-tile-loops", "func::FuncOp"> {
+  let summary = "Runs the marked tile loop of each group on all cores";
+  let description = [{
+    tcc-lower-fusion-groups marks one tile loop per large group with
+    `tcc.parallel` (the outermost with a static trip count >= 4, else the
+    outermost): its iterations write disjoint tiles and read only inputs, so
+    after bufferization (when the loop carries no values) it becomes an
+    `scf.parallel`, which convert-scf-to-openmp turns into an OpenMP
+    parallel region. Loops that still carry values stay serial.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
   let summary = "Register-resident accumulators and AVX-512-sized vector ops";
   let description = [{

@@ -20,6 +20,10 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<bool> planMemory{*this, "plan-memory",
                           llvm::cl::desc("Plan intermediates into one arena"),
                           llvm::cl::init(true)};
+  Option<bool> parallel{*this, "parallel",
+                        llvm::cl::desc("Run large groups' tile loops on all "
+                                       "cores (OpenMP)"),
+                        llvm::cl::init(true)};
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Tile and vectorize fusion groups"),
                          llvm::cl::init(true)};

@@ -141,6 +141,31 @@ void simplifyGroup(fusion::GroupOp group) {
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }
 
+/// Marks the tile loop that tcc-parallelize-tile-loops will run across
+/// cores: the outermost with a static trip count of at least 4 (so a batch
+/// of 1 does not waste the threads), else the outermost. Small groups stay
+/// serial: forking threads costs microseconds.
+void markParallelLoop(linalg::LinalgOp root,
+                      ArrayRef<LoopLikeOpInterface> loops) {
+  int64_t work = 1;
+  for (int64_t r : root.getStaticLoopRanges())
+    work *= ShapedType::isDynamic(r) ? 64 : r;
+  if (loops.empty() || work < (1 << 16))
+    return;
+  Operation *chosen = loops.front();
+  for (LoopLikeOpInterface loop : loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    std::optional<APInt> trips = forOp.getStaticTripCount();
+    if (trips && trips->getSExtValue() >= 4) {
+      chosen = forOp;
+      break;
+    }
+  }
+  chosen->setAttr(kParallelLoopAttr, UnitAttr::get(root.getContext()));
+}
+
 /// Tiles the group's root with its in-group producers fused into the tile
 /// loops, tiles contractions along K, then vectorizes the tiles.
 LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
@@ -178,6 +203,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
       rewriter.eraseOp(op);
   if (root->use_empty())
     rewriter.eraseOp(root);
+  markParallelLoop(root, tiled->loops);
   for (LoopLikeOpInterface loop : tiled->loops)
     peelPartialTile(rewriter, loop);
   simplifyGroup(group);
