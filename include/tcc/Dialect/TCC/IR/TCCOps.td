@@ -17,7 +17,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 /// more static than the inferred one (a refinement), never contradict it.
 class TCC_InferredOp<string mnemonic, list<Trait> traits = []>
     : TCC_Op<mnemonic, !listconcat(traits,
-          [Pure, InferTypeOpAdaptorWithIsCompatible])> {
+          [Pure, InferTypeOpAdaptorWithIsCompatible,
+           DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                     ["reifyResultShapes"]>])> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
