@@ -41,6 +41,15 @@ func.func @attn_bool_mask(%q: tensor<?x2x4x8xf32>, %k: tensor<?x2x5x8xf32>, %v: 
   return %0 : tensor<?x2x4x8xf32>
 }
 
+// A query row whose keys are all masked out gives NaN (PyTorch's math
+// kernel does the same); the other rows are unaffected.
+// RUN: tcc-run %s --function=attn_fully_masked_row --input=1x3x4xf32=random --input=1x5x4xf32=random --input=1x5x4xf32=random --input="3x5xi1=1 0 0 0 0  0 0 0 0 0  1 1 1 1 1" --check-reference | FileCheck %s --check-prefix=ATTN_MASKED_ROW
+// ATTN_MASKED_ROW: [SUCCESS] result[0] matches the reference (1x3x4xf32)
+func.func @attn_fully_masked_row(%q: tensor<1x3x4xf32>, %k: tensor<1x5x4xf32>, %v: tensor<1x5x4xf32>, %m: tensor<3x5xi1>) -> tensor<1x3x4xf32> {
+  %0 = tcc.attention %q, %k, %v, %m : (tensor<1x3x4xf32>, tensor<1x5x4xf32>, tensor<1x5x4xf32>, tensor<3x5xi1>) -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
+}
+
 // i1 padding mask [B, 1, 1, Sk] built with cmp (keys with index < length).
 // RUN: tcc-run %s --function=attn_bool_mask_cmp --input=2x2x3x8xf32=random --input=2x2x6x8xf32=random --input=2x2x6x8xf32=random --input="2x1x1x1xi32=4 6" --check-reference | FileCheck %s --check-prefix=ATTN_BOOL_CMP
 // ATTN_BOOL_CMP: [SUCCESS] result[0] matches the reference (2x2x3x8xf32)

@@ -270,10 +270,23 @@ func.func @constant_only() -> tensor<2x3xf32> {
   return %0 : tensor<2x3xf32>
 }
 
-// Returning an argument unchanged and a value twice.
+// Returning an argument unchanged and a value twice (the two results share
+// one allocation; the runner must not free it before copying both).
 // RUN: tcc-run %s --function=passthrough --input=3x4xf32=random --check-reference | FileCheck %s --check-prefix=PASSTHROUGH
 // PASSTHROUGH-COUNT-3: [SUCCESS] result[{{[0-2]}}] matches the reference (3x4xf32)
 func.func @passthrough(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
   %0 = tcc.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %x, %0, %0 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// Two slices of one value returned together with the value itself.
+// RUN: tcc-run %s --function=slice_views_and_base --input=6x8xf32=random --check-reference | FileCheck %s --check-prefix=SLICE_VIEWS
+// SLICE_VIEWS: [SUCCESS] result[0] matches the reference (6x4xf32)
+// SLICE_VIEWS: [SUCCESS] result[1] matches the reference (6x4xf32)
+// SLICE_VIEWS: [SUCCESS] result[2] matches the reference (6x8xf32)
+func.func @slice_views_and_base(%x: tensor<?x8xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x8xf32>) {
+  %r = tcc.relu %x : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %a = tcc.slice %r {starts = array<i64: 0, 0>, ends = array<i64: 9223372036854775807, 4>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  %b = tcc.slice %r {starts = array<i64: 0, 4>, ends = array<i64: 9223372036854775807, 8>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  return %a, %b, %r : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x8xf32>
 }

@@ -115,7 +115,7 @@ func.func @linear_dyn_weights(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %b: tens
   return %0 : tensor<?x?xf32>
 }
 
-// MLP: linear -> gelu -> linear + residual (matmul epilogue fusion).
+// A two-layer MLP (linear, gelu, linear) plus a residual: matmul epilogue fusion.
 // RUN: tcc-run %s --function=mlp --input=3x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random --check-reference | FileCheck %s --check-prefix=MLP
 // MLP: [SUCCESS] result[0] matches the reference (3x16xf32)
 func.func @mlp(%x: tensor<?x16xf32>, %w1: tensor<64x16xf32>, %b1: tensor<64xf32>, %w2: tensor<16x64xf32>, %b2: tensor<16xf32>) -> tensor<?x16xf32> {

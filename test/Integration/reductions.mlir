@@ -114,3 +114,18 @@ func.func @f64_reductions(%x: tensor<?x5xf64>) -> (tensor<5xf64>, tensor<?x1xf64
   %1 = tcc.reduce_min %x {axes = array<i64: 1>, keep_dims = true} : (tensor<?x5xf64>) -> tensor<?x1xf64>
   return %0, %1 : tensor<5xf64>, tensor<?x1xf64>
 }
+
+// Special values: NaN propagates through max/min/sum (PyTorch), an all -inf
+// row gives -inf for max/sum and NaN for softmax.
+// RUN: tcc-run %s --function=special_values --input="2x4xf32=1 nan 3 -1 -inf -inf -inf -inf" --check-reference | FileCheck %s --check-prefix=SPECIAL
+// SPECIAL: [SUCCESS] result[0] matches the reference (2xf32)
+// SPECIAL: [SUCCESS] result[1] matches the reference (2xf32)
+// SPECIAL: [SUCCESS] result[2] matches the reference (2xf32)
+// SPECIAL: [SUCCESS] result[3] matches the reference (2x4xf32)
+func.func @special_values(%x: tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x4xf32>) {
+  %0 = tcc.reduce_max %x {axes = array<i64: 1>} : (tensor<2x4xf32>) -> tensor<2xf32>
+  %1 = tcc.reduce_min %x {axes = array<i64: 1>} : (tensor<2x4xf32>) -> tensor<2xf32>
+  %2 = tcc.reduce_sum %x {axes = array<i64: 1>} : (tensor<2x4xf32>) -> tensor<2xf32>
+  %3 = tcc.softmax %x {axis = 1 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2, %3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x4xf32>
+}

@@ -1,4 +1,5 @@
 // RUN: tcc-opt %s --fuse --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --fuse --split-input-file | tcc-opt --fuse --split-input-file | FileCheck %s
 
 // A chain of elementwise ops (with broadcasting) becomes one pointwise group.
 // CHECK-LABEL: func.func @pointwise_chain
@@ -315,15 +316,22 @@ func.func @attention_residual(%q: tensor<?x12x197x64xf32>, %s: tensor<f32>) -> t
 
 // -----
 
-// Data movement ops stay outside groups and split elementwise chains.
+// Reshapes (views) stay outside groups; transposes are "copy" groups of their
+// own. Both split elementwise chains: neither the exp producer nor the relu
+// consumer joins the transpose.
 // CHECK-LABEL: func.func @data_movement_splits
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x197x768xf32>
 //       CHECK:   %[[G1:.+]] = fusion.group "pointwise"(%[[X]] : tensor<?x197x768xf32>) -> tensor<?x197x768xf32> {
 //       CHECK:     tcc.exp
 //       CHECK:   }
 //       CHECK:   %[[R:.+]] = tcc.reshape %[[G1]] : (tensor<?x197x768xf32>) -> tensor<?x197x12x64xf32>
-//       CHECK:   %[[T:.+]] = tcc.transpose %[[R]] {permutation = array<i64: 0, 2, 1, 3>}
+//       CHECK:   %[[T:.+]] = fusion.group "copy"(%[[R]] : tensor<?x197x12x64xf32>) -> tensor<?x12x197x64xf32> {
+//  CHECK-NEXT:   ^bb0(%[[TA:[a-zA-Z0-9_]+]]: tensor<?x197x12x64xf32>):
+//  CHECK-NEXT:     %[[TT:.+]] = tcc.transpose %[[TA]] {permutation = array<i64: 0, 2, 1, 3>}
+//  CHECK-NEXT:     fusion.yield %[[TT]]
+//  CHECK-NEXT:   }
 //       CHECK:   %[[G2:.+]] = fusion.group "pointwise"(%[[T]] : tensor<?x12x197x64xf32>) -> tensor<?x12x197x64xf32> {
+//   CHECK-NOT:     tcc.transpose
 //       CHECK:     tcc.relu
 //       CHECK:   }
 //       CHECK:   return %[[G2]]
@@ -337,19 +345,186 @@ func.func @data_movement_splits(%x: tensor<?x197x768xf32>) -> tensor<?x12x197x64
 
 // -----
 
-// slice, concat and gather are not fused either; alone they form no group.
+// Slices (views) stay outside groups; gather and concat write new buffers and
+// each become a "copy" group of one op.
 // CHECK-LABEL: func.func @data_movement_only
-//   CHECK-NOT:   fusion.group
-//       CHECK:   tcc.gather
-//       CHECK:   tcc.slice
-//       CHECK:   tcc.concat
-//   CHECK-NOT:   fusion.group
-//       CHECK:   return
+//  CHECK-SAME:   %[[T:[a-zA-Z0-9_]+]]: tensor<16x4xf32>, %[[I:[a-zA-Z0-9_]+]]: tensor<3xi64>
+//       CHECK:   %[[G:.+]] = fusion.group "copy"(%[[T]], %[[I]] : tensor<16x4xf32>, tensor<3xi64>) -> tensor<3x4xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     %[[GG:.+]] = tcc.gather
+//  CHECK-NEXT:     fusion.yield %[[GG]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[S:.+]] = tcc.slice %[[G]]
+//  CHECK-NEXT:   %[[C:.+]] = fusion.group "copy"(%[[G]], %[[S]] : tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     %[[CC:.+]] = tcc.concat
+//  CHECK-NEXT:     fusion.yield %[[CC]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[C]]
 func.func @data_movement_only(%t: tensor<16x4xf32>, %i: tensor<3xi64>) -> tensor<5x4xf32> {
   %0 = tcc.gather %t, %i : (tensor<16x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
   %1 = tcc.slice %0 {starts = array<i64: 0, 0>, ends = array<i64: 2, 4>} : (tensor<3x4xf32>) -> tensor<2x4xf32>
   %2 = tcc.concat %0, %1 {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
   return %2 : tensor<5x4xf32>
+}
+
+// -----
+
+// Static shapes: transpose, concat and gather each form a singleton "copy"
+// group. Elementwise producers and consumers are not pulled into them, and
+// copies are not pulled into pointwise groups (relu is the transpose's only
+// other consumer but stays in its own group).
+// CHECK-LABEL: func.func @copy_groups_static
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[I:[a-zA-Z0-9_]+]]: tensor<3xi64>
+//       CHECK:   %[[E:.+]] = fusion.group "pointwise"(%[[X]] : tensor<4x8xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.exp
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[T:.+]] = fusion.group "copy"(%[[E]] : tensor<4x8xf32>) -> tensor<8x4xf32> {
+//  CHECK-NEXT:   ^bb0(%[[TA:[a-zA-Z0-9_]+]]: tensor<4x8xf32>):
+//  CHECK-NEXT:     %[[TT:.+]] = tcc.transpose %[[TA]] {permutation = array<i64: 1, 0>}
+//  CHECK-NEXT:     fusion.yield %[[TT]] : tensor<8x4xf32>
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[R:.+]] = fusion.group "pointwise"(%[[T]] : tensor<8x4xf32>) -> tensor<8x4xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.relu
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[C:.+]] = fusion.group "copy"(%[[R]], %[[T]] : tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<16x4xf32> {
+//  CHECK-NEXT:   ^bb0(%[[CA:[a-zA-Z0-9_]+]]: tensor<8x4xf32>, %[[CB:[a-zA-Z0-9_]+]]: tensor<8x4xf32>):
+//  CHECK-NEXT:     %[[CC:.+]] = tcc.concat %[[CA]], %[[CB]] {axis = 0 : i64}
+//  CHECK-NEXT:     fusion.yield %[[CC]] : tensor<16x4xf32>
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[G:.+]] = fusion.group "copy"(%[[C]], %[[I]] : tensor<16x4xf32>, tensor<3xi64>) -> tensor<3x4xf32> {
+//  CHECK-NEXT:   ^bb0(%[[GA:[a-zA-Z0-9_]+]]: tensor<16x4xf32>, %[[GB:[a-zA-Z0-9_]+]]: tensor<3xi64>):
+//  CHECK-NEXT:     %[[GG:.+]] = tcc.gather %[[GA]], %[[GB]]
+//  CHECK-NEXT:     fusion.yield %[[GG]] : tensor<3x4xf32>
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[N:.+]] = fusion.group "pointwise"(%[[G]] : tensor<3x4xf32>) -> tensor<3x4xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.neg
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[N]]
+func.func @copy_groups_static(%x: tensor<4x8xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
+  %0 = tcc.exp %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %2 = tcc.relu %1 : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %3 = tcc.concat %2, %1 {axis = 0 : i64} : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<16x4xf32>
+  %4 = tcc.gather %3, %i : (tensor<16x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+  %5 = tcc.neg %4 : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %5 : tensor<3x4xf32>
+}
+
+// -----
+
+// Dynamic shapes: the same, with a dynamic concat axis, dynamic gather indices
+// and a transpose of a dynamic dim. Copies feeding copies stay separate.
+// CHECK-LABEL: func.func @copy_groups_dynamic
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x8xf32>, %[[Y:[a-zA-Z0-9_]+]]: tensor<?x8xf32>, %[[I:[a-zA-Z0-9_]+]]: tensor<?xi64>
+//       CHECK:   %[[C:.+]] = fusion.group "copy"(%[[X]], %[[Y]] : tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     %[[CC:.+]] = tcc.concat %{{.*}} {axis = 0 : i64} : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+//  CHECK-NEXT:     fusion.yield %[[CC]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[G:.+]] = fusion.group "copy"(%[[C]], %[[I]] : tensor<?x8xf32>, tensor<?xi64>) -> tensor<?x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     %[[GG:.+]] = tcc.gather %{{.*}} : (tensor<?x8xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+//  CHECK-NEXT:     fusion.yield %[[GG]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[S:.+]] = fusion.group "pointwise"(%[[G]] : tensor<?x8xf32>) -> tensor<?x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.sigmoid
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[T:.+]] = fusion.group "copy"(%[[S]] : tensor<?x8xf32>) -> tensor<8x?xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     %[[TT:.+]] = tcc.transpose %{{.*}} {permutation = array<i64: 1, 0>} : (tensor<?x8xf32>) -> tensor<8x?xf32>
+//  CHECK-NEXT:     fusion.yield %[[TT]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[T]]
+func.func @copy_groups_dynamic(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>, %i: tensor<?xi64>) -> tensor<8x?xf32> {
+  %0 = tcc.concat %x, %y {axis = 0 : i64} : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  %1 = tcc.gather %0, %i {axis = 0 : i64} : (tensor<?x8xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+  %2 = tcc.sigmoid %1 : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %3 = tcc.transpose %2 {permutation = array<i64: 1, 0>} : (tensor<?x8xf32>) -> tensor<8x?xf32>
+  return %3 : tensor<8x?xf32>
+}
+
+// -----
+
+// A copy feeding a contraction is its own group; the matmul group takes its
+// result as an input and keeps its epilogue.
+// CHECK-LABEL: func.func @copy_feeds_matmul
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<8x4xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<8x16xf32>
+//       CHECK:   %[[T:.+]] = fusion.group "copy"(%[[X]] : tensor<8x4xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.transpose
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[M:.+]] = fusion.group "matmul"(%[[T]], %[[W]] : tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.matmul
+//  CHECK-NEXT:     tcc.relu
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[M]]
+func.func @copy_feeds_matmul(%x: tensor<8x4xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %1 = tcc.matmul %0, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %2 = tcc.relu %1 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}
+
+// -----
+
+// A producer that feeds a contraction operand stays outside the matmul group
+// even when the epilogue also uses it, whichever side of the epilogue op it
+// is on: `add %l, %p` (the matmul is reached first) ...
+// CHECK-LABEL: func.func @epilogue_reuses_matmul_operand_rhs
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<8x8xf32>
+//       CHECK:   %[[P:.+]] = fusion.group "pointwise"(%[[A]] : tensor<4x8xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.exp
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[M:.+]] = fusion.group "matmul"(%[[P]], %[[B]] : tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(%[[PP:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[BB:[a-zA-Z0-9_]+]]: tensor<8x8xf32>):
+//  CHECK-NEXT:     %[[MM:.+]] = tcc.matmul %[[PP]], %[[BB]]
+//  CHECK-NEXT:     %[[S:.+]] = tcc.add %[[MM]], %[[PP]]
+//  CHECK-NEXT:     fusion.yield %[[S]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[M]]
+func.func @epilogue_reuses_matmul_operand_rhs(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %p = tcc.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %l = tcc.matmul %p, %b : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %o = tcc.add %l, %p : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// ... and `add %p, %l` (the producer is reached first).
+// CHECK-LABEL: func.func @epilogue_reuses_matmul_operand_lhs
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<8x8xf32>
+//       CHECK:   %[[P:.+]] = fusion.group "pointwise"(%[[A]] : tensor<4x8xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.exp
+//  CHECK-NEXT:     fusion.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %[[M:.+]] = fusion.group "matmul"(%[[P]], %[[B]] : tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32> {
+//  CHECK-NEXT:   ^bb0(%[[PP:[a-zA-Z0-9_]+]]: tensor<4x8xf32>, %[[BB:[a-zA-Z0-9_]+]]: tensor<8x8xf32>):
+//  CHECK-NEXT:     %[[MM:.+]] = tcc.matmul %[[PP]], %[[BB]]
+//  CHECK-NEXT:     %[[S:.+]] = tcc.add %[[PP]], %[[MM]]
+//  CHECK-NEXT:     fusion.yield %[[S]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %[[M]]
+func.func @epilogue_reuses_matmul_operand_lhs(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %p = tcc.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %l = tcc.matmul %p, %b : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %o = tcc.add %p, %l : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
 }
 
 // -----

@@ -7,10 +7,10 @@
 // message says which value was given (see
 // /tmp/bugs2/plan_memory_alignment_message.mlir: the value was missing).
 
-// THREE: error: plan-memory: alignment must be a power of two, got 3{{$}}
-// ZERO: error: plan-memory: alignment must be a power of two, got 0{{$}}
-// NEG: error: plan-memory: alignment must be a power of two, got -64{{$}}
-// NINETYSIX: error: plan-memory: alignment must be a power of two, got 96{{$}}
+// THREE: error: plan-memory: alignment must be a positive power of two, got 3{{$}}
+// ZERO: error: plan-memory: alignment must be a positive power of two, got 0{{$}}
+// NEG: error: plan-memory: alignment must be a positive power of two, got -64{{$}}
+// NINETYSIX: error: plan-memory: alignment must be a positive power of two, got 96{{$}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc.exp %x : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc.transpose %0 {permutation = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>

@@ -9,11 +9,18 @@
 // where a naive plan holds four. The returned value is not planned.
 // CHECK-LABEL: func.func @disjoint_lifetimes_share
 //  CHECK-SAME:   attributes {tcc.arena = [{naive = 4096 : i64, scale = [], size = 2048 : i64}], tcc.naive_size = 4096 : i64, tcc.symbols = {}}
+// Transposes are "copy" groups with a buffer of their own; the ops inside a
+// group get none.
 //       CHECK:   %[[M0:.+]] = fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 1024 : i64}}
-//       CHECK:   %[[T0:.+]] = tcc.transpose %[[M0]] {permutation = array<i64: 1, 0>, tcc.buffer = {offset = 1024 : i64, region = 0 : i64, size = 1024 : i64}}
+//       CHECK:   %[[T0:.+]] = fusion.group "copy"(%[[M0]] : tensor<16x16xf32>) -> tensor<16x16xf32> attributes {tcc.buffer = {offset = 1024 : i64, region = 0 : i64, size = 1024 : i64}}
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.transpose %{{.*}} {permutation = array<i64: 1, 0>} :
 //       CHECK:   %[[M1:.+]] = fusion.group "matmul"(%[[T0]], {{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 1024 : i64}}
-//       CHECK:   %[[T1:.+]] = tcc.transpose %[[M1]] {permutation = array<i64: 1, 0>, tcc.buffer = {offset = 1024 : i64, region = 0 : i64, size = 1024 : i64}}
+//       CHECK:   %[[T1:.+]] = fusion.group "copy"(%[[M1]] : tensor<16x16xf32>) -> tensor<16x16xf32> attributes {tcc.buffer = {offset = 1024 : i64, region = 0 : i64, size = 1024 : i64}}
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.transpose %{{.*}} {permutation = array<i64: 1, 0>} :
 //       CHECK:   %[[M2:.+]] = fusion.group "matmul"(%[[T1]], {{.*}} -> tensor<16x16xf32> {
+//   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[M2]]
 // ALIGN128-LABEL: func.func @disjoint_lifetimes_share
 //  ALIGN128-SAME:   tcc.arena = [{naive = 4096 : i64, scale = [], size = 2048 : i64}]
@@ -34,9 +41,12 @@ func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>
 // CHECK-LABEL: func.func @overlapping_lifetimes
 //  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = [], size = 192 : i64}], tcc.naive_size = 192 : i64
 //       CHECK:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 40 : i64}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 128 : i64, region = 0 : i64, size = 40 : i64}
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 40 : i64}
+//       CHECK:     tcc.transpose
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 128 : i64, region = 0 : i64, size = 40 : i64}
+//       CHECK:     tcc.transpose
 //       CHECK:   %[[R:.+]] = fusion.group "pointwise"{{.*}} -> tensor<10xf32> {
+//   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[R]]
 // ALIGN128-LABEL: func.func @overlapping_lifetimes
 //  ALIGN128-SAME:   tcc.arena = [{naive = 384 : i64, scale = [], size = 384 : i64}], tcc.naive_size = 384 : i64
@@ -63,9 +73,16 @@ func.func @overlapping_lifetimes(%x: tensor<10xf32>) -> tensor<10xf32> {
 // %a: 4096 B live [0, 1]; %b: 128 B live [1, 4]; %c: 4096 B live [2, 4].
 // CHECK-LABEL: func.func @largest_first
 //  CHECK-SAME:   tcc.arena = [{naive = 8320 : i64, scale = [], size = 4224 : i64}]
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4096 : i64}
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4096 : i64}
+//       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "reduction"{{.*}}tcc.buffer = {offset = 4096 : i64, region = 0 : i64, size = 128 : i64}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4096 : i64}
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4096 : i64}
+//       CHECK:     tcc.transpose
+//       CHECK:   tcc.reshape
+//   CHECK-NOT:   tcc.buffer
+//       CHECK:   fusion.group "matmul"
+//   CHECK-NOT:   tcc.buffer
+//       CHECK:   return
 func.func @largest_first(%x: tensor<32x32xf32>) -> tensor<32x1xf32> {
   %a = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<32x32xf32>) -> tensor<32x32xf32>
   %b = tcc.reduce_sum %a {axes = array<i64: 0>} : (tensor<32x32xf32>) -> tensor<32xf32>
@@ -90,7 +107,8 @@ func.func @largest_first(%x: tensor<32x32xf32>) -> tensor<32x1xf32> {
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}}
 //       CHECK:     tcc.relu
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:     tcc.transpose
 //       CHECK:   %[[T:.+]] = fusion.group "pointwise"
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[R]], %[[T]]
@@ -115,7 +133,8 @@ func.func @returned_not_planned(%x: tensor<2x4xf32>) -> (tensor<8xf32>, tensor<2
 //       CHECK:   %[[R:.+]] = tcc.reshape %[[A]]
 //   CHECK-NOT:   tcc.buffer
 //  CHECK-SAME:   -> tensor<8xf32>
-//       CHECK:   %[[B:.+]] = tcc.transpose {{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:   %[[B:.+]] = fusion.group "copy"{{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "pointwise"(%[[R]], %[[B]] :
 func.func @reshape_extends_lifetime(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
   %a = tcc.exp %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -132,9 +151,12 @@ func.func @reshape_extends_lifetime(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> t
 // CHECK-LABEL: func.func @view_dead_before_reuse
 //  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = [], size = 128 : i64}]
 //       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}
-//       CHECK:   tcc.reshape
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:   %[[R:.+]] = tcc.reshape
+//   CHECK-NOT:   tcc.buffer
+//       CHECK:   fusion.group "copy"(%[[R]] : {{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:     tcc.transpose
+//       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:     tcc.transpose
 func.func @view_dead_before_reuse(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
   %a = tcc.exp %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %r = tcc.reshape %a : (tensor<2x4xf32>) -> tensor<8xf32>
@@ -152,8 +174,10 @@ func.func @view_dead_before_reuse(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> ten
 // CHECK-LABEL: func.func @dynamic_batch
 //  CHECK-SAME:   attributes {tcc.arena = [{naive = 1088 : i64, scale = ["s0"], size = 512 : i64}], tcc.naive_size = 0 : i64, tcc.symbols = {s0 = array<i64: 0, 0>}}
 //       CHECK:   fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 256 : i64}}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 256 : i64}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 256 : i64}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<64x?xf32> attributes {tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 256 : i64}}
+//       CHECK:     tcc.transpose
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x64xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 256 : i64}}
+//       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 256 : i64}}
 //       CHECK:   fusion.group "reduction"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4 : i64}}
 //       CHECK:   tcc.reshape
@@ -179,8 +203,10 @@ func.func @dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<
 //  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = [], size = 64 : i64}, {naive = 64 : i64, scale = ["s0"], size = 64 : i64}]
 //  CHECK-SAME:   tcc.naive_size = 64 : i64
 //  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 1>}
-//       CHECK:   tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 16 : i64}
-//       CHECK:   tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 16 : i64}
+//       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 16 : i64}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<4x?xf32> {
+//       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 16 : i64}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<4xf32> {
 func.func @static_and_dynamic_regions(%x: tensor<4x?xf32>, %y: tensor<?x4xf32>, %s: tensor<4xf32>) -> (tensor<4x?xf32>, tensor<4xf32>) {
   %0 = tcc.exp %x : (tensor<4x?xf32>) -> tensor<4x?xf32>
   %1 = tcc.transpose %0 {permutation = array<i64: 0, 1>} : (tensor<4x?xf32>) -> tensor<4x?xf32>
@@ -196,8 +222,12 @@ func.func @static_and_dynamic_regions(%x: tensor<4x?xf32>, %y: tensor<?x4xf32>, 
 // CHECK-LABEL: func.func @squared_symbol
 //  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = ["s0"], size = 64 : i64}, {naive = 64 : i64, scale = ["s0", "s0"], size = 64 : i64}]
 //  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 0>}
-//       CHECK:   tcc.transpose {{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<8x?xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}}
+//       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "matmul"{{.*}}tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 4 : i64}
+//       CHECK:   %[[T:.+]] = fusion.group "copy"{{.*}} -> tensor<?x?xf32> {
+//       CHECK:     tcc.transpose
+//       CHECK:   return %[[T]]
 func.func @squared_symbol(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
   %t = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<?x8xf32>) -> tensor<8x?xf32>
   %0 = tcc.matmul %x, %t : (tensor<?x8xf32>, tensor<8x?xf32>) -> tensor<?x?xf32>
@@ -213,10 +243,58 @@ func.func @squared_symbol(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
 // CHECK-LABEL: func.func @unplannable_dynamic
 //  CHECK-SAME:   tcc.arena = [], tcc.naive_size = 0 : i64, tcc.symbols = {}
 //   CHECK-NOT:   tcc.buffer
+//       CHECK:   fusion.group "pointwise"
+//   CHECK-NOT:   tcc.buffer
+//       CHECK:   fusion.group "copy"
+//   CHECK-NOT:   tcc.buffer
 //       CHECK:   return
 func.func @unplannable_dynamic(%x: tensor<16xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = tcc.reshape %x, %s : (tensor<16xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   %1 = tcc.exp %0 : (tensor<?x?xf32>) -> tensor<?x?xf32>
   %2 = tcc.transpose %1 {permutation = array<i64: 1, 0>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
   return %2 : tensor<?x?xf32>
+}
+
+// -----
+
+// Copy groups (concat, gather, transpose) with dynamic shapes are planned
+// like any other buffer: the concat along the static axis and the
+// transposes are s0 = dim 0 of argument 0 times 32 bytes and share memory
+// when their lifetimes are disjoint (%0: [0, 3], %3: [3, 4], %4: [4, 7]);
+// the gather is scaled by its indices' length, s1 = dim 0 of argument 2.
+// A concat along the dynamic axis has a size that is a sum (s0 + s1), not a
+// product of symbols: it is not planned.
+// CHECK-LABEL: func.func @dynamic_copy_groups
+//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = [], size = 128 : i64}, {naive = 192 : i64, scale = ["s0"], size = 128 : i64}, {naive = 64 : i64, scale = ["s1"], size = 64 : i64}]
+//  CHECK-SAME:   tcc.naive_size = 128 : i64
+//  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 0>, s1 = array<i64: 2, 0>}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x8xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 32 : i64}}
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.concat %{{.*}} {axis = 1 : i64} :
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x4xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 2 : i64, size = 16 : i64}}
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.gather %{{.*}} :
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x4xf32> {
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.concat %{{.*}} {axis = 0 : i64} :
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<8x?xf32> attributes {tcc.buffer = {offset = 64 : i64, region = 1 : i64, size = 32 : i64}}
+//       CHECK:     tcc.transpose
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x8xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 32 : i64}}
+//       CHECK:     tcc.transpose
+//       CHECK:   fusion.group "reduction"{{.*}} -> tensor<4xf32> attributes {tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 16 : i64}}
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<8xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}}
+//  CHECK-NEXT:   ^bb0(
+//  CHECK-NEXT:     tcc.concat
+//       CHECK:   %[[R:.+]] = fusion.group "pointwise"{{.*}} -> tensor<?x8xf32> {
+//       CHECK:   return %[[R]]
+func.func @dynamic_copy_groups(%x: tensor<?x4xf32>, %t: tensor<16x4xf32>, %i: tensor<?xi64>) -> tensor<?x8xf32> {
+  %0 = tcc.concat %x, %x {axis = 1 : i64} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>
+  %1 = tcc.gather %t, %i : (tensor<16x4xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  %2 = tcc.concat %x, %1 {axis = 0 : i64} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %3 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<?x8xf32>) -> tensor<8x?xf32>
+  %4 = tcc.transpose %3 {permutation = array<i64: 1, 0>} : (tensor<8x?xf32>) -> tensor<?x8xf32>
+  %5 = tcc.reduce_sum %2 {axes = array<i64: 0>} : (tensor<?x4xf32>) -> tensor<4xf32>
+  %6 = tcc.concat %5, %5 {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  %7 = tcc.add %4, %6 : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %7 : tensor<?x8xf32>
 }

@@ -132,7 +132,8 @@ func.func @f64_compute(%a: tensor<4xf64>) -> tensor<4xf64> {
 //       CHECK:     arith.minsi %{{.+}}, %{{.+}} : i32
 //       CHECK:     %[[Z:.+]] = arith.constant 0 : i32
 //       CHECK:     arith.subi %[[Z]], %{{.+}} : i32
-//       CHECK:     math.absi %{{.+}} : i32
+//       CHECK:     %[[NEG:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : i32
+//       CHECK:     arith.select %[[NEG]], %{{.+}}, %{{.+}} : i32
 //       CHECK:     %[[Z2:.+]] = arith.constant 0 : i32
 //       CHECK:     arith.maxsi %{{.+}}, %[[Z2]] : i32
 func.func @integers(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {

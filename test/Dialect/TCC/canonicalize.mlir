@@ -297,6 +297,30 @@ func.func @splat_constants() -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf3
 
 // -----
 
+// Only small constants fold (at most 4096 elements): folding larger ones
+// would duplicate big constants in the IR.
+// CHECK-LABEL: func.func @large_constants_stay
+//       CHECK:   %[[R:.+]] = tcc.add
+//       CHECK:   return %[[R]]
+func.func @large_constants_stay() -> tensor<64x65xf32> {
+  %a = tcc.constant dense<1.0> : tensor<64x65xf32>
+  %b = tcc.constant dense<2.0> : tensor<64x65xf32>
+  %0 = tcc.add %a, %b : (tensor<64x65xf32>, tensor<64x65xf32>) -> tensor<64x65xf32>
+  return %0 : tensor<64x65xf32>
+}
+
+// CHECK-LABEL: func.func @largest_folded_constant
+//   CHECK-NOT:   tcc.add
+//       CHECK:   tcc.constant dense<3.000000e+00> : tensor<64x64xf32>
+func.func @largest_folded_constant() -> tensor<64x64xf32> {
+  %a = tcc.constant dense<1.0> : tensor<64x64xf32>
+  %b = tcc.constant dense<2.0> : tensor<64x64xf32>
+  %0 = tcc.add %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
 // Integer division by a constant zero is a runtime matter: it stays.
 // CHECK-LABEL: func.func @int_div_constants_stays
 //       CHECK:   tcc.div

@@ -547,7 +547,7 @@ func.func @conv_output_channels_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<5x2x3
 // -----
 
 func.func @conv_kernel_too_large(%x: tensor<1x4x4x8xf32>, %w: tensor<8x4x5x3xf32>) -> tensor<1x8x1x6xf32> {
-  // expected-error @+2 {{'tcc.conv2d' op the kernel (5) is larger than the padded input along dim 2}}
+  // expected-error @+2 {{'tcc.conv2d' op the dilated kernel (5) is larger than the padded input along dim 2}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>}
       : (tensor<1x4x4x8xf32>, tensor<8x4x5x3xf32>) -> tensor<1x8x1x6xf32>
@@ -558,7 +558,7 @@ func.func @conv_kernel_too_large(%x: tensor<1x4x4x8xf32>, %w: tensor<8x4x5x3xf32
 
 // Dilation widens the kernel: 3 taps at dilation 4 span 9 > 8.
 func.func @conv_dilated_kernel_too_large(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x1xf32> {
-  // expected-error @+2 {{'tcc.conv2d' op the kernel (3) is larger than the padded input along dim 3}}
+  // expected-error @+2 {{'tcc.conv2d' op the dilated kernel (9) is larger than the padded input along dim 3}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = tcc.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 4>}
       : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x1xf32>
