@@ -230,7 +230,9 @@ LogicalResult CPUExecutable::call(StringRef name,
     return failure();
   }
 
-  std::set<int64_t> inputPtrs, freed;
+  // Results may share an allocation (`return %0, %0`) or alias an input:
+  // copy every result first, then free each distinct allocation once.
+  std::set<int64_t> inputPtrs, toFree;
   for (const HostTensor &t : inputs)
     inputPtrs.insert(reinterpret_cast<int64_t>(t.data.data()));
   results.clear();
@@ -270,10 +272,10 @@ LogicalResult CPUExecutable::call(StringRef name,
       }
     }
     results.push_back(std::move(out));
-    if (allocated && !inputPtrs.count(allocated) && !freed.count(allocated)) {
-      freed.insert(allocated);
-      std::free(reinterpret_cast<void *>(allocated));
-    }
+    if (allocated && !inputPtrs.count(allocated))
+      toFree.insert(allocated);
   }
+  for (int64_t p : toFree)
+    std::free(reinterpret_cast<void *>(p));
   return success();
 }

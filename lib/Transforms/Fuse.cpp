@@ -129,11 +129,9 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
         Role role = classify(producer);
         if (role == Role::None || role == Role::Copy)
           continue;
-        if (role != Role::Elementwise) {
-          if (anchor != Role::None)
-            continue;
-          // A reduction may only feed elementwise consumers of its group.
-        }
+        // At most one anchor (reduction, matmul, ...) per group.
+        if (role != Role::Elementwise && anchor != Role::None)
+          continue;
         // Every use must be inside the group, and none may be an operand of
         // a contraction, conv, attention or pool (their operands are read
         // many times per tile: a fused producer would be recomputed).

@@ -30,7 +30,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace ::tcc::runtime;
@@ -117,6 +119,18 @@ static int fail(const std::string &message) {
   return 1;
 }
 
+/// Runtime checks in compiled code (dynamic dims that must agree, gather
+/// indices) print their message and abort; turn that into an error report
+/// and exit code 1 instead of a crash dump.
+static void onRuntimeCheckFailure(int) {
+  std::fflush(stdout);
+  static const char msg[] =
+      "tcc-run: error: a runtime check in compiled code failed (message "
+      "above)\n";
+  (void)!write(2, msg, sizeof(msg) - 1);
+  _exit(1);
+}
+
 static double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
@@ -126,6 +140,7 @@ static double percentile(std::vector<double> v, double p) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "tcc: run a function on the CPU\n");
+  std::signal(SIGABRT, onRuntimeCheckFailure);
 
   DialectRegistry registry;
   mlir::tcc::registerAllDialects(registry);
