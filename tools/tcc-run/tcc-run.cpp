@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -174,6 +175,13 @@ int main(int argc, char **argv) {
   if (!func || func.isExternal())
     return fail("no function named '" + name + "' in " + inputFile +
                 " (use --function=NAME)");
+
+  // Compile only what the call needs: drop the other functions nobody
+  // references (a broken neighbour does not break this run, and compile time
+  // does not grow with the file).
+  for (auto other : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+    if (other != func && SymbolTable::symbolKnownUseEmpty(other, *module))
+      other.erase();
 
   // Inputs.
   std::vector<HostTensor> inputs;
