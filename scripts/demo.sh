@@ -18,7 +18,11 @@ echo "(the fused and planned IR is in $BUILD_DIR/demo.planned.mlir)"
 
 echo
 echo "== compiled run (batch $BATCH, seeded random inputs) checked against the reference evaluator"
-"$BIN/tcc-run" "$EXAMPLE" --random-inputs --dim-size="$BATCH" --checksum --check-reference
+# Random weights in [-1, 1) drive the block's activations to ~300, and the
+# reference sums in double: 1e-3 relative / 0.1 absolute is f32 rounding here
+# (the worst seen is 0.05).
+"$BIN/tcc-run" "$EXAMPLE" --random-inputs --dim-size="$BATCH" --checksum \
+  --check-reference --rtol=1e-3 --atol=0.1
 
 echo
 echo "== latency (compiled, batch $BATCH)"

@@ -86,6 +86,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
   using Base::Base;
 
   void runOnOperation() override {
+    groupIndex = 0;
     func::FuncOp func = getOperation();
     // Only top-level ops of single-block functions are grouped.
     if (!func.getBody().hasOneBlock())
@@ -188,7 +189,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     fusion::YieldOp::create(builder, root->getLoc(), yielded);
     if (report) {
       llvm::errs() << "fuse: @" << getOperation().getName() << " group "
-                   << numGroups << " (" << kindName(anchor) << "):";
+                   << groupIndex << " (" << kindName(anchor) << "):";
       for (Operation *op : group)
         llvm::errs() << " " << op->getName().getStringRef();
       llvm::errs() << "\n";
@@ -197,12 +198,15 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     for (Operation *op : llvm::reverse(group))
       op->erase();
     ++numGroups;
+    ++groupIndex;
     numFusedOps += group.size();
     return success();
   }
 
   // Anchors of the groups in formation order (consumed in reverse).
   SmallVector<Role> sortedAnchors;
+  // Groups made so far in this function (for the report).
+  unsigned groupIndex = 0;
 };
 
 } // namespace
