@@ -177,10 +177,20 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   if (!root || !isa<TilingInterface>(root.getOperation()))
     return success();
   int numContractions = 0;
+  bool hasConv = false;
   group.walk([&](linalg::LinalgOp op) {
     numContractions += linalg::isaContractionOpInterface(op);
+    hasConv |= isa<linalg::Conv2DNchwFchwOp>(op);
   });
   SmallVector<int64_t> sizes = rootTileSizes(root, numContractions);
+  // NCHW conv groups: 8 output channels x 32 output columns of one row per
+  // tile (the conv's parallel loops are n, f, oh, ow).
+  if (hasConv && root.getNumParallelLoops() == 4 &&
+      root.getNumLoops() >= 4) {
+    SmallVector<int64_t> convSizes = {1, 8, 1, 32};
+    convSizes.resize(root.getNumLoops(), 0);
+    sizes = convSizes;
+  }
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return success();
 
@@ -189,6 +199,15 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   tiling.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
+  // Padding is done once on the whole input, not per tile (a padded tile has
+  // dynamic pad amounts and would not vectorize).
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<tensor::PadOp>(producer.getOwner()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
   rewriter.setInsertionPoint(root);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(
@@ -210,10 +229,12 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
 
   // Register tiles: every contraction's two innermost parallel dims by
   // 8 x 32 and K by 16 (16 zmm accumulators, one vector.contract each);
-  // partial tiles are peeled off.
+  // partial tiles are peeled off. A dim still dynamic here (the rows of an
+  // edge tile when the batch is dynamic) is tiled by 1, so even a batch of 1
+  // runs vector code.
   SmallVector<linalg::LinalgOp> contractions;
   group.walk([&](linalg::LinalgOp op) {
-    if (linalg::isaContractionOpInterface(op) && !op.hasDynamicShape())
+    if (linalg::isaContractionOpInterface(op))
       contractions.push_back(op);
   });
   for (linalg::LinalgOp op : contractions) {
@@ -226,14 +247,17 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
         parallelDims.push_back(i);
     }
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto registerTile = [&](int64_t dim, int64_t size) {
+      kSizes[dim] = ShapedType::isDynamic(ranges[dim])
+                        ? 1
+                        : std::min<int64_t>(size, ranges[dim]);
+    };
     for (int64_t d : parallelDims)
       kSizes[d] = 1;
     if (!parallelDims.empty())
-      kSizes[parallelDims.back()] = std::min<int64_t>(32, ranges[parallelDims.back()]);
-    if (parallelDims.size() >= 2) {
-      int64_t m = parallelDims[parallelDims.size() - 2];
-      kSizes[m] = std::min<int64_t>(8, ranges[m]);
-    }
+      registerTile(parallelDims.back(), 32);
+    if (parallelDims.size() >= 2)
+      registerTile(parallelDims[parallelDims.size() - 2], 8);
     scf::SCFTilingOptions kTiling;
     kTiling.setTileSizes(getAsIndexOpFoldResult(ctx, kSizes));
     rewriter.setInsertionPoint(op);
@@ -244,6 +268,65 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
     rewriter.replaceOp(op, kTiled->replacements);
     for (LoopLikeOpInterface loop : kTiled->loops)
       peelPartialTile(rewriter, loop);
+  }
+  simplifyGroup(group);
+
+  // NCHW convs: input channels by 8 and kernel rows by 1, so each tile is a
+  // 1-D convolution (decomposed below) that vectorizes to contractions.
+  SmallVector<linalg::Conv2DNchwFchwOp> convs;
+  group.walk([&](linalg::Conv2DNchwFchwOp op) {
+    if (!op.hasDynamicShape())
+      convs.push_back(op);
+  });
+  for (linalg::Conv2DNchwFchwOp op : convs) {
+    // Loops: n, f, oh, ow, c, kh, kw.
+    SmallVector<int64_t> convSizes = {0, 0, 0, 0, 8, 1, 0};
+    scf::SCFTilingOptions convTiling;
+    convTiling.setTileSizes(getAsIndexOpFoldResult(ctx, convSizes));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> convTiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), convTiling);
+    if (failed(convTiled))
+      continue;
+    rewriter.replaceOp(op, convTiled->replacements);
+    for (LoopLikeOpInterface loop : convTiled->loops)
+      peelPartialTile(rewriter, loop);
+  }
+  if (!convs.empty()) {
+    simplifyGroup(group);
+    RewritePatternSet decompose(ctx);
+    linalg::populateDecomposeConvolutionPatterns(decompose);
+    (void)applyPatternsGreedily(group.getBody(), std::move(decompose));
+  }
+
+  // Other ops with dynamic parallel dims (elementwise edge tiles): one
+  // element along those dims per iteration, the rest static and vectorized.
+  SmallVector<linalg::LinalgOp> dynamicOps;
+  group.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && op.hasDynamicShape() &&
+        !linalg::isaContractionOpInterface(op))
+      dynamicOps.push_back(op);
+  });
+  for (linalg::LinalgOp op : dynamicOps) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(ranges.size(), 0);
+    bool makesStatic = true;
+    for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
+      if (!ShapedType::isDynamic(ranges[i]))
+        continue;
+      if (it == utils::IteratorType::reduction)
+        makesStatic = false;
+      sizes[i] = 1;
+    }
+    if (!makesStatic)
+      continue;
+    scf::SCFTilingOptions unit;
+    unit.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiledUnit = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), unit);
+    if (succeeded(tiledUnit))
+      rewriter.replaceOp(op, tiledUnit->replacements);
   }
   simplifyGroup(group);
 
