@@ -35,7 +35,10 @@ def LowerFusionGroupsPass : Pass<"tcc-lower-fusion-groups", "func::FuncOp"> {
   }];
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
-           "Tile roots, fuse producers into the tiles and vectorize them">
+           "Tile roots, fuse producers into the tiles and vectorize them">,
+    Option<"vectorLanes", "vector-lanes", "int64_t", /*default=*/"0",
+           "f32 lanes of a vector register; register tiles are 8 x 2*lanes "
+           "x lanes. 0: from the host CPU (16 with AVX-512, 8 with AVX2)">
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",

@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/TargetParser/Host.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_LOWERFUSIONGROUPSPASS
@@ -70,7 +71,8 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
 /// a softmax between them), N stays whole so the producers of a row block
 /// are computed once, not once per N tile. The innermost dim of non-
 /// contraction groups stays whole: a row is reduced and written in one go.
-SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions) {
+SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
+                                   int64_t lanes) {
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<int64_t> parallelDims;
   for (auto [i, it] : llvm::enumerate(iters))
@@ -82,10 +84,10 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions) {
   for (int64_t d : parallelDims)
     sizes[d] = 1;
   if (numContractions > 0 && parallelDims.size() >= 2) {
-    sizes[parallelDims.back()] = numContractions == 1 ? 32 : 0;
+    sizes[parallelDims.back()] = numContractions == 1 ? 2 * lanes : 0;
     sizes[parallelDims[parallelDims.size() - 2]] = 8;
   } else if (numContractions > 0) {
-    sizes[parallelDims.back()] = 32;
+    sizes[parallelDims.back()] = 2 * lanes;
   } else {
     sizes[iters.size() - 1] = 0;
   }
@@ -168,7 +170,7 @@ void markParallelLoop(linalg::LinalgOp root,
 
 /// Tiles the group's root with its in-group producers fused into the tile
 /// loops, tiles contractions along K, then vectorizes the tiles.
-LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
+LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
   MLIRContext *ctx = group.getContext();
   auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
   if (yield.getValues().size() != 1)
@@ -182,12 +184,12 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
     numContractions += linalg::isaContractionOpInterface(op);
     hasConv |= isa<linalg::Conv2DNchwFchwOp>(op);
   });
-  SmallVector<int64_t> sizes = rootTileSizes(root, numContractions);
+  SmallVector<int64_t> sizes = rootTileSizes(root, numContractions, lanes);
   // NCHW conv groups: 8 output channels x 32 output columns of one row per
   // tile (the conv's parallel loops are n, f, oh, ow).
   if (hasConv && root.getNumParallelLoops() == 4 &&
       root.getNumLoops() >= 4) {
-    SmallVector<int64_t> convSizes = {1, 8, 1, 32};
+    SmallVector<int64_t> convSizes = {1, 8, 1, 2 * lanes};
     convSizes.resize(root.getNumLoops(), 0);
     sizes = convSizes;
   }
@@ -228,7 +230,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   simplifyGroup(group);
 
   // Register tiles: every contraction's two innermost parallel dims by
-  // 8 x 32 and K by 16 (16 zmm accumulators, one vector.contract each);
+  // 8 x 2*lanes and K by lanes (with AVX-512: 8 x 32 x 16, 16 zmm
+  // accumulators, one vector.contract each);
   // partial tiles are peeled off. A dim still dynamic here (the rows of an
   // edge tile when the batch is dynamic) is tiled by 1, so even a batch of 1
   // runs vector code.
@@ -242,7 +245,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
     SmallVector<int64_t> parallelDims;
     for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
       if (it == utils::IteratorType::reduction)
-        kSizes[i] = 16;
+        kSizes[i] = lanes;
       else
         parallelDims.push_back(i);
     }
@@ -255,7 +258,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
     for (int64_t d : parallelDims)
       kSizes[d] = 1;
     if (!parallelDims.empty())
-      registerTile(parallelDims.back(), 32);
+      registerTile(parallelDims.back(), 2 * lanes);
     if (parallelDims.size() >= 2)
       registerTile(parallelDims[parallelDims.size() - 2], 8);
     scf::SCFTilingOptions kTiling;
@@ -344,6 +347,16 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group) {
   return success();
 }
 
+/// f32 lanes of the host's widest vector registers.
+int64_t hostVectorLanes() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 16;
+  if (features.lookup("avx2") || features.lookup("avx"))
+    return 8;
+  return 4;
+}
+
 /// Moves the group's body before it and replaces its results; the memory
 /// plan's annotation moves to the op that now defines the result.
 void inlineGroup(fusion::GroupOp group) {
@@ -366,6 +379,7 @@ struct LowerFusionGroupsPass
     : tcc::impl::LowerFusionGroupsPassBase<LowerFusionGroupsPass> {
   using Base::Base;
   void runOnOperation() override {
+    int64_t lanes = vectorLanes > 0 ? int64_t(vectorLanes) : hostVectorLanes();
     SmallVector<fusion::GroupOp> groups;
     getOperation().walk([&](fusion::GroupOp g) { groups.push_back(g); });
     for (fusion::GroupOp group : groups) {
@@ -373,7 +387,7 @@ struct LowerFusionGroupsPass
         group.emitError("failed to fuse the group's elementwise ops");
         return signalPassFailure();
       }
-      if (vectorize && failed(tileAndVectorizeGroup(group))) {
+      if (vectorize && failed(tileAndVectorizeGroup(group, lanes))) {
         group.emitError("failed to tile the group");
         return signalPassFailure();
       }

@@ -113,3 +113,15 @@ func.func @groups_do_not_merge(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %3 = tcc.neg %2 : (tensor<8x4xf32>) -> tensor<8x4xf32>
   return %3 : tensor<8x4xf32>
 }
+
+// -----
+
+// Register tiles follow the vector width: with 8 lanes (AVX2) a matmul is
+// tiled 8 x 16 and K by 8, whatever the host is.
+// RUN: tcc-opt %s --split-input-file --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups="vector-lanes=8" | FileCheck %s --check-prefix=LANES8
+// LANES8-LABEL: func.func @lanes8
+//       LANES8:   vector.contract {{.*}} : vector<8x8xf32>, vector<8x16xf32> into vector<8x16xf32>
+func.func @lanes8(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = tcc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
