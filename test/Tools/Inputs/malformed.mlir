@@ -1,0 +1,3 @@
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc.add %a, : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
