@@ -195,18 +195,6 @@ Value padHW(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pad,
                                x, low, high, v);
 }
 
-/// Output spatial size (index) of a window op along one dim.
-Value windowOut(OpBuilder &b, Location loc, Value in, int64_t padSum,
-                int64_t kernel, int64_t stride, int64_t dilation) {
-  Value span = arith::ConstantIndexOp::create(
-      b, loc, padSum - dilation * (kernel - 1) - 1);
-  Value num = arith::AddIOp::create(b, loc, in, span);
-  Value q = arith::DivUIOp::create(
-      b, loc, num, arith::ConstantIndexOp::create(b, loc, stride));
-  return arith::AddIOp::create(b, loc, q,
-                               arith::ConstantIndexOp::create(b, loc, 1));
-}
-
 struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dOp op,
@@ -221,24 +209,14 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
     int64_t groups = op.getGroups();
     Value x = padHW(rewriter, loc, op.getX(), pad, 0.0);
     Value w = op.getWeight();
-    auto wt = op.getWeight().getType();
     assertEqual(rewriter, loc, dimValue(rewriter, loc, op.getX(), 1),
                 arith::MulIOp::create(
                     rewriter, loc, dimValue(rewriter, loc, w, 1),
                     arith::ConstantIndexOp::create(rewriter, loc, groups)),
                 "tcc.conv2d: input channels differ from weight's at runtime");
-    SmallVector<Value> dims = {dimValue(rewriter, loc, op.getX(), 0),
-                               dimValue(rewriter, loc, w, 0)};
-    for (int i = 0; i < 2; ++i)
-      dims.push_back(
-          rt.isDynamicDim(2 + i)
-              ? windowOut(rewriter, loc,
-                          dimValue(rewriter, loc, op.getX(), 2 + i),
-                          pad[i] + pad[i + 2],
-                          wt.getDimSize(2 + i), stridesV[i], dilationsV[i])
-              : arith::ConstantIndexOp::create(rewriter, loc,
-                                               rt.getDimSize(2 + i))
-                    .getResult());
+    SmallVector<Value> dims;
+    if (failed(reifiedResultDims(rewriter, op, dims)))
+      return rewriter.notifyMatchFailure(op, "dynamic kernel size");
     auto accType = RankedTensorType::get(rt.getShape(), acc);
     Value init = filledTensor(rewriter, loc, accType, dims,
                               scalarConstant(rewriter, loc, acc, 0.0));
@@ -328,16 +306,9 @@ struct Pool2dToLinalg : OpRewritePattern<OpTy> {
     auto pad = op.getPaddingOrDefault();
     Value xIn = op.getX();
     Value x = padHW(rewriter, loc, xIn, pad, isMax ? -kInf : 0.0);
-    SmallVector<Value> dims = {dimValue(rewriter, loc, xIn, 0),
-                               dimValue(rewriter, loc, xIn, 1)};
-    for (int i = 0; i < 2; ++i)
-      dims.push_back(rt.isDynamicDim(2 + i)
-                         ? windowOut(rewriter, loc,
-                                     dimValue(rewriter, loc, xIn, 2 + i),
-                                     pad[i] + pad[i + 2], k[i], stridesV[i], 1)
-                         : arith::ConstantIndexOp::create(
-                               rewriter, loc, rt.getDimSize(2 + i))
-                               .getResult());
+    SmallVector<Value> dims;
+    if (failed(reifiedResultDims(rewriter, op, dims)))
+      return failure();
     auto accType = RankedTensorType::get(rt.getShape(), acc);
     Value init = filledTensor(rewriter, loc, accType, dims,
                               scalarConstant(rewriter, loc, acc,

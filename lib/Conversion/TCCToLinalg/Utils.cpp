@@ -2,7 +2,9 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 #include <limits>
 
@@ -23,6 +25,16 @@ SmallVector<Value> lowering::dimValues(OpBuilder &b, Location loc, Value v) {
        ++d)
     dims.push_back(dimValue(b, loc, v, d));
   return dims;
+}
+
+LogicalResult lowering::reifiedResultDims(OpBuilder &b, Operation *op,
+                                          SmallVectorImpl<Value> &dims) {
+  ReifiedRankedShapedTypeDims shapes;
+  if (failed(reifyResultShapes(b, op, shapes)))
+    return failure();
+  for (OpFoldResult d : shapes.front())
+    dims.push_back(getValueOrCreateConstantIndexOp(b, op->getLoc(), d));
+  return success();
 }
 
 Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,

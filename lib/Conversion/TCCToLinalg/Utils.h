@@ -15,6 +15,12 @@ Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d);
 /// All dims of `v` as index values.
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value v);
 
+/// The runtime dims of `op`'s single result, from its
+/// ReifyRankedShapedTypeOpInterface implementation (the same shape rules
+/// tensor.dim folding uses).
+LogicalResult reifiedResultDims(OpBuilder &b, Operation *op,
+                                SmallVectorImpl<Value> &dims);
+
 /// tensor.empty of `type`; `dims` holds one index value per dim (only the
 /// dynamic entries are used).
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,

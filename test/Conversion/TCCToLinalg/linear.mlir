@@ -222,7 +222,7 @@ func.func @max_pool(%x: tensor<1x4x8x8xf16>) -> tensor<1x4x4x4xf16> {
 //  CHECK-NEXT:   %[[H:.+]] = tensor.dim %[[X]], %[[TWO]] : tensor<?x4x?x8xf32>
 //       CHECK:   %[[SPAN:.+]] = arith.constant -2 : index
 //       CHECK:   %[[NUM:.+]] = arith.addi %[[H]], %[[SPAN]] : index
-//       CHECK:   %[[Q:.+]] = arith.divui %[[NUM]], %{{.+}} : index
+//       CHECK:   %[[Q:.+]] = arith.divsi %[[NUM]], %{{.+}} : index
 //       CHECK:   %[[OH:.+]] = arith.addi %[[Q]], %{{.+}} : index
 //       CHECK:   tensor.empty(%{{.+}}, %[[OH]]) : tensor<?x4x?x4xf32>
 //       CHECK:   %[[S:.+]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
