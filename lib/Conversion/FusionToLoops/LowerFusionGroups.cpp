@@ -168,6 +168,103 @@ void markParallelLoop(linalg::LinalgOp root,
   chosen->setAttr(kParallelLoopAttr, UnitAttr::get(root.getContext()));
 }
 
+/// Contractions whose operands are both contiguous along K (x @ wᵀ, the
+/// nn.Linear layout) use a dot-product kernel instead of outer products
+/// (which would transpose every weight tile): tiles of 2 rows x 8 columns
+/// accumulate lanes-wide partial sums over K (16 vector FMAs per K step, both
+/// operands loaded contiguously) and reduce the lanes once at the end.
+/// Needs a static K divisible by the lane count.
+LogicalResult tileDotProductContraction(RewriterBase &rewriter,
+                                        linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (op.getNumDpsInputs() != 2 ||
+      llvm::count(iters, utils::IteratorType::reduction) != 1)
+    return failure();
+  int64_t k = std::distance(
+      iters.begin(), llvm::find(iters, utils::IteratorType::reduction));
+  auto innermost = [&](OpOperand *operand) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return dim && dim.getPosition() == (unsigned)k;
+  };
+  if (!innermost(op.getDpsInputOperand(0)) ||
+      !innermost(op.getDpsInputOperand(1)) ||
+      ShapedType::isDynamic(ranges[k]) || ranges[k] % lanes != 0)
+    return failure();
+  // With 8 or more static rows the outer-product kernel (which reuses each
+  // weight vector across 8 rows) is faster; the dot product wins for the few
+  // rows of a small, dynamic batch.
+  SmallVector<int64_t> parallelLoops;
+  for (auto [i, it] : llvm::enumerate(iters))
+    if (it == utils::IteratorType::parallel)
+      parallelLoops.push_back(i);
+  if (parallelLoops.size() >= 2) {
+    int64_t m = ranges[parallelLoops[parallelLoops.size() - 2]];
+    if (!ShapedType::isDynamic(m) && m >= 8)
+      return failure();
+  }
+  MLIRContext *ctx = op.getContext();
+  // Parallel register tile: 2 x 8 (dynamic dims 1).
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  SmallVector<int64_t> parallelDims;
+  for (auto [i, it] : llvm::enumerate(iters))
+    if (it == utils::IteratorType::parallel)
+      parallelDims.push_back(i);
+  for (int64_t d : parallelDims)
+    sizes[d] = 1;
+  auto tile = [&](int64_t d, int64_t size) {
+    sizes[d] = ShapedType::isDynamic(ranges[d])
+                   ? 1
+                   : std::min<int64_t>(size, ranges[d]);
+  };
+  if (!parallelDims.empty())
+    tile(parallelDims.back(), 8);
+  if (parallelDims.size() >= 2)
+    tile(parallelDims[parallelDims.size() - 2], 2);
+  scf::SCFTilingOptions parallelTiling;
+  parallelTiling.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> outer = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), parallelTiling);
+  if (failed(outer))
+    return failure();
+  // Peeling clones the tile: mark it so the clones are found afterwards.
+  constexpr StringLiteral kDotTile = "tcc.dot_tile";
+  for (Operation *t : outer->tiledOps)
+    t->setAttr(kDotTile, UnitAttr::get(ctx));
+  rewriter.replaceOp(op, outer->replacements);
+  for (LoopLikeOpInterface loop : outer->loops)
+    peelPartialTile(rewriter, loop);
+  SmallVector<linalg::LinalgOp> tiles;
+  Operation *scope = outer->loops.empty()
+                         ? outer->tiledOps.front()->getParentOp()
+                         : outer->loops.front()->getParentOp();
+  scope->walk([&](linalg::LinalgOp t) {
+    if (t->hasAttr(kDotTile)) {
+      t->removeAttr(kDotTile);
+      tiles.push_back(t);
+    }
+  });
+  for (linalg::LinalgOp t : tiles) {
+    if (t.hasDynamicShape())
+      continue;
+    SmallVector<int64_t> kSizes(t.getNumLoops(), 0);
+    kSizes[k] = lanes;
+    scf::SCFTilingOptions split;
+    split.setTileSizes(getAsIndexOpFoldResult(ctx, kSizes));
+    split.setReductionTilingStrategy(
+        ReductionTilingStrategy::PartialReductionOuterReduction);
+    split.setReductionDims({(unsigned)k});
+    rewriter.setInsertionPoint(t);
+    FailureOr<scf::SCFTilingResult> splitK = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(t.getOperation()), split);
+    if (succeeded(splitK))
+      rewriter.replaceOp(t, splitK->replacements);
+  }
+  return success();
+}
+
 /// Tiles the group's root with its in-group producers fused into the tile
 /// loops, tiles contractions along K, then vectorizes the tiles.
 LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
@@ -241,6 +338,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
       contractions.push_back(op);
   });
   for (linalg::LinalgOp op : contractions) {
+    if (succeeded(tileDotProductContraction(rewriter, op, lanes)))
+      continue;
     SmallVector<int64_t> kSizes(op.getNumLoops(), 0);
     SmallVector<int64_t> parallelDims;
     for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {

@@ -33,13 +33,15 @@ func.func @pointwise_dynamic(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?
 // -----
 
 // Contractions whose M is not a multiple of the 8-row tile, or is dynamic,
-// still lower (they failed with masked vectorization, see
-// /tmp/bugs2/lower_fusion_groups_masked_matmul_tile.mlir).
+// still lower (they once failed with masked vectorization). A linear with
+// fewer than 8 rows uses the dot-product kernel: 2 x 8 tiles of lanes-wide
+// partial sums over K, reduced once.
 // NOVEC-LABEL: func.func @linear_m4
 //       NOVEC:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
 // VEC-LABEL: func.func @linear_m4
 //   VEC-NOT:   fusion.group
-//       VEC:   vector.contract
+//       VEC:   vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+//       VEC:   vector.multi_reduction <add>, {{.*}} [2] : vector<2x8x16xf32> to vector<2x8xf32>
 //       VEC:   return
 func.func @linear_m4(%x: tensor<4x16xf32>, %w: tensor<32x16xf32>) -> tensor<4x32xf32> {
   %0 = tcc.linear %x, %w : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
