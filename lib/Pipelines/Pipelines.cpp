@@ -40,6 +40,8 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;
   funcPM.addPass(createLowerFusionGroupsPass(lowerGroups));
+  // Identity ops disappear before buffers are placed, not after.
+  funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createMaterializeMemoryPlanPass());
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createCSEPass());

@@ -22,7 +22,7 @@ func.func @gather(%x: tensor<5x2xf32>, %i: tensor<3xi32>) -> tensor<3x2xf32> {
 // Compiled code: a message (the cf.assert text or similar) and exit code 1.
 // RUN: not tcc-run %s --function=add_dyn --input=3x5xf32=random --input=3x4xf32=random 2>&1 | FileCheck %s --check-prefix=DYN
 // DYN: tcc.add: dynamic dims disagree at runtime (dim 1)
-// DYN: tcc-run: error: a runtime check in compiled code failed
+// DYN: tcc-run: error: compiled code aborted: a runtime check failed
 // RUN: not tcc-run %s --function=gather --input=5x2xf32=random --input="3xi32=0 5 1" 2>&1 | FileCheck %s --check-prefix=GATHER
 // GATHER: tcc.gather: index out of range
-// GATHER: tcc-run: error: a runtime check in compiled code failed
+// GATHER: tcc-run: error: compiled code aborted: a runtime check failed

@@ -122,12 +122,13 @@ static int fail(const std::string &message) {
 
 /// Runtime checks in compiled code (dynamic dims that must agree, gather
 /// indices) print their message and abort; turn that into an error report
-/// and exit code 1 instead of a crash dump.
+/// and exit code 1 instead of a crash dump. (Any other abort lands here too,
+/// so the message does not claim more than it knows.)
 static void onRuntimeCheckFailure(int) {
   std::fflush(stdout);
   static const char msg[] =
-      "tcc-run: error: a runtime check in compiled code failed (message "
-      "above)\n";
+      "tcc-run: error: compiled code aborted: a runtime check failed (its "
+      "message is above) or the process hit an internal error\n";
   (void)!write(2, msg, sizeof(msg) - 1);
   _exit(1);
 }

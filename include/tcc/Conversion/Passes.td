@@ -52,7 +52,7 @@ def MaterializeMemoryPlanPass
   let description = [{
     Reads the `tcc.buffer` offsets that --plan-memory attached to group
     results (after they were lowered to linalg on tensors), allocates one
-    arena of `tcc.arena_size` bytes at function entry, and makes each planned
+    arena of the size `tcc.arena` gives at function entry, and makes each planned
     buffer's destination a view into the arena, so bufferization writes the
     group's result there instead of allocating.
   }];
@@ -68,7 +68,9 @@ def ParallelizeTileLoopsPass
   let description = [{
     tcc-lower-fusion-groups marks one tile loop per large group with
     `tcc.parallel` (the outermost with a static trip count >= 4, else the
-    outermost): its iterations write disjoint tiles and read only inputs, so
+    outermost): its iterations write disjoint tiles of the result and keep
+    their temporaries inside the iteration (producers whose slice does not
+    move with the tiles are computed before the loop, not fused), so
     after bufferization (when the loop carries no values) it becomes an
     `scf.parallel`, which convert-scf-to-openmp turns into an OpenMP
     parallel region. Loops that still carry values stay serial.

@@ -300,10 +300,24 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
   options.setTilingOptions(tiling);
   // Padding is done once on the whole input, not per tile (a padded tile has
   // dynamic pad amounts and would not vectorize).
+  // A producer whose needed slice does not move with the tile loops (a
+  // reduction over the tiled rows, consumed broadcast along them) would be
+  // recomputed whole in every iteration, into one buffer shared by the
+  // iterations: it runs once, before the loops, instead.
   options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer,
+      [](tensor::ExtractSliceOp slice, OpResult producer,
          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         if (isa<tensor::PadOp>(producer.getOwner()))
+          return std::nullopt;
+        auto definedInLoops = [&](Value v) {
+          Operation *scope = v.getParentRegion()->getParentOp();
+          return isa<LoopLikeOpInterface>(scope) ||
+                 scope->getParentOfType<LoopLikeOpInterface>();
+        };
+        bool movesWithTile = llvm::any_of(
+            llvm::concat<Value>(slice.getOffsets(), slice.getSizes()),
+            definedInLoops);
+        if (!movesWithTile)
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
@@ -319,9 +333,9 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
   for (Operation *op : llvm::reverse(tiled->fusedProducers))
     if (op->use_empty())
       rewriter.eraseOp(op);
+  markParallelLoop(root, tiled->loops);
   if (root->use_empty())
     rewriter.eraseOp(root);
-  markParallelLoop(root, tiled->loops);
   for (LoopLikeOpInterface loop : tiled->loops)
     peelPartialTile(rewriter, loop);
   simplifyGroup(group);
@@ -464,12 +478,18 @@ void inlineGroup(fusion::GroupOp group) {
   for (auto [arg, in] : llvm::zip(body.getArguments(), group.getInputs()))
     arg.replaceAllUsesWith(in);
   SmallVector<Value> results(yield.getValues());
+  // The plan belongs to the op computing the result inside the group; a
+  // group that forwards a value has nothing to place.
+  Operation *resultDef = results.empty() ? nullptr
+                                         : results.front().getDefiningOp();
+  if (resultDef && resultDef->getBlock() != &body)
+    resultDef = nullptr;
   Operation *parent = group;
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
     op.moveBefore(parent);
   if (Attribute plan = group->getAttr(kBufferAttr))
-    if (Operation *def = results.front().getDefiningOp())
-      def->setAttr(kBufferAttr, plan);
+    if (resultDef)
+      resultDef->setAttr(kBufferAttr, plan);
   group->replaceAllUsesWith(results);
   group->erase();
 }

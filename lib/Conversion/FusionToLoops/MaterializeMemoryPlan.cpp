@@ -36,6 +36,9 @@ OpOperand *findDestinationEmpty(Value v) {
       use = &forOp.getInitArgsMutable()[result.getResultNumber()];
     } else if (auto forall = dyn_cast<scf::ForallOp>(def)) {
       use = &forall.getOutputsMutable()[result.getResultNumber()];
+    } else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      // Same bytes, other shape (keep_dims reductions end this way).
+      use = &def->getOpOperand(0);
     } else {
       return nullptr;
     }

@@ -170,9 +170,7 @@ struct ConcatToInsertSlices : OpRewritePattern<ConcatOp> {
       total = arith::AddIOp::create(rewriter, loc, total,
                                     dimValue(rewriter, loc, v, axis));
     dims[axis] = total;
-    for (int64_t d = 0; d < out.getRank(); ++d)
-      if (!out.isDynamicDim(d))
-        dims[d] = arith::ConstantIndexOp::create(rewriter, loc, out.getDimSize(d));
+    // Static result dims are checked against these by emptyTensor.
     Value result = emptyTensor(rewriter, loc, out, dims);
     Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
     for (Value v : inputs) {
@@ -244,7 +242,7 @@ struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
                                              op.getX(), offsets, sizes,
                                              strides);
     if (r.getType() != op.getType())
-      r = tensor::CastOp::create(rewriter, loc, op.getType(), r);
+      r = castChecked(rewriter, loc, r, op.getType());
     rewriter.replaceOp(op, r);
     return success();
   }

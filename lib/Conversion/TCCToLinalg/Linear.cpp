@@ -101,8 +101,15 @@ struct MatmulToGeneric : OpRewritePattern<MatmulOp> {
     SmallVector<Value> dims;
     for (int64_t i = 0; i < nb; ++i) {
       Value chosen;
-      if (!rt.isDynamicDim(i))
-        chosen = arith::ConstantIndexOp::create(rewriter, loc, rt.getDimSize(i));
+      int64_t staticSize = rt.getDimSize(i);
+      for (auto t : {at, bt}) {
+        int64_t d = i - (nb - (t.getRank() - 2));
+        if (ShapedType::isDynamic(staticSize) && d >= 0 &&
+            !t.isDynamicDim(d) && t.getDimSize(d) != 1)
+          staticSize = t.getDimSize(d);
+      }
+      if (!ShapedType::isDynamic(staticSize))
+        chosen = arith::ConstantIndexOp::create(rewriter, loc, staticSize);
       for (auto [v, t] : {std::pair<Value, RankedTensorType>{a, at}, {bv, bt}}) {
         int64_t d = i - (nb - (t.getRank() - 2));
         if (d < 0 || !t.isDynamicDim(d))

@@ -140,7 +140,7 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
     if (op.getKeepDims())
       r = expandToKeepDims(rewriter, loc, r, op.getType(), axes);
     if (r.getType() != op.getType())
-      r = tensor::CastOp::create(rewriter, loc, op.getType(), r);
+      r = castChecked(rewriter, loc, r, op.getType());
     rewriter.replaceOp(op, r);
     return success();
   }

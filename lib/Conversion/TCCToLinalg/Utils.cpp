@@ -40,9 +40,20 @@ LogicalResult lowering::reifiedResultDims(OpBuilder &b, Operation *op,
 Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                           ArrayRef<Value> dims) {
   SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d)) {
       dynamic.push_back(dims[d]);
+      continue;
+    }
+    // A static result dim computed from dynamic operands: the declared type
+    // is a promise the operands must keep at runtime.
+    if (d < (int64_t)dims.size() && dims[d])
+      assertEqual(b, loc, dims[d],
+                  arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)),
+                  "tcc: a dim differs from the static size in the op's "
+                  "result type (dim " +
+                      Twine(d) + ")");
+  }
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType(), dynamic);
 }
@@ -146,6 +157,21 @@ void lowering::assertSameDim(OpBuilder &b, Location loc, Value x, int64_t dx,
               message);
 }
 
+Value lowering::castChecked(OpBuilder &b, Location loc, Value v,
+                            RankedTensorType type) {
+  auto from = cast<RankedTensorType>(v.getType());
+  if (from == type)
+    return v;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!type.isDynamicDim(d) && from.isDynamicDim(d))
+      assertEqual(b, loc, tensor::DimOp::create(b, loc, v, d),
+                  arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)),
+                  "tcc: a dim differs from the static size in the op's "
+                  "result type (dim " +
+                      Twine(d) + ")");
+  return tensor::CastOp::create(b, loc, type, v);
+}
+
 SmallVector<Value> lowering::broadcastDims(OpBuilder &b, Location loc,
                                          RankedTensorType resultType,
                                          ValueRange operands,
@@ -154,8 +180,18 @@ SmallVector<Value> lowering::broadcastDims(OpBuilder &b, Location loc,
   SmallVector<Value> dims;
   for (int64_t i = 0; i < rank; ++i) {
     Value chosen;
-    if (!resultType.isDynamicDim(i))
-      chosen = arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(i));
+    int64_t staticSize = resultType.getDimSize(i);
+    // A `?` result dim over static operands (a less static declared type)
+    // still has the operands' size.
+    if (ShapedType::isDynamic(staticSize))
+      for (Value v : operands) {
+        auto t = cast<RankedTensorType>(v.getType());
+        int64_t d = i - (rank - t.getRank());
+        if (d >= 0 && !t.isDynamicDim(d) && t.getDimSize(d) != 1)
+          staticSize = t.getDimSize(d);
+      }
+    if (!ShapedType::isDynamic(staticSize))
+      chosen = arith::ConstantIndexOp::create(b, loc, staticSize);
     for (Value v : operands) {
       auto t = cast<RankedTensorType>(v.getType());
       int64_t d = i - (rank - t.getRank());

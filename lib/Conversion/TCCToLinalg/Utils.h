@@ -21,14 +21,19 @@ SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value v);
 LogicalResult reifiedResultDims(OpBuilder &b, Operation *op,
                                 SmallVectorImpl<Value> &dims);
 
-/// tensor.empty of `type`; `dims` holds one index value per dim (only the
-/// dynamic entries are used).
+/// tensor.empty of `type`; `dims` holds one index value per dim: dynamic
+/// entries size the tensor, static ones are checked against the type at
+/// runtime (unless they are the same constant).
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                   ArrayRef<Value> dims);
 
 /// tensor.empty filled with `value` (a scalar of the element type).
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                    ArrayRef<Value> dims, Value value);
+
+/// tensor.cast to `type`, asserting at runtime every dim the cast makes
+/// static.
+Value castChecked(OpBuilder &b, Location loc, Value v, RankedTensorType type);
 
 /// Scalar constant of a float or integer type.
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);

@@ -1116,7 +1116,9 @@ LogicalResult BroadcastToOp::verify() {
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
-  if (getX().getType() == getType() && getType().hasStaticShape())
+  // Equal types: every dim maps to itself (a dynamic one must equal its
+  // target at runtime), so the op is the identity.
+  if (getX().getType() == getType() && !getShape())
     return getX();
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getX()))
     if (getType().hasStaticShape())
