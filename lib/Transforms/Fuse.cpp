@@ -103,8 +103,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
       groups.push_back(growGroup(root, assigned));
     }
     for (auto &group : llvm::reverse(groups))
-      if (failed(materialize(group)))
-        return signalPassFailure();
+      materialize(group);
   }
 
   /// Collects the group rooted at `root` (in program order).
@@ -161,7 +160,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
 
   /// Replaces the ops of `group` with one fusion.group (inserted at its last
   /// op, whose results are the group's results).
-  LogicalResult materialize(ArrayRef<Operation *> group) {
+  void materialize(ArrayRef<Operation *> group) {
     Role anchor = sortedAnchors.pop_back_val();
     Operation *root = group.back();
     DenseSet<Operation *> members(group.begin(), group.end());
@@ -200,7 +199,6 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     ++numGroups;
     ++groupIndex;
     numFusedOps += group.size();
-    return success();
   }
 
   // Anchors of the groups in formation order (consumed in reverse).

@@ -54,10 +54,10 @@ public:
 
   /// Symbol of dynamic dim `d` of `v` (fresh if never derived).
   int64_t get(Value v, int64_t d) {
-    auto it = syms.find({v, d});
-    if (it != syms.end())
-      return it->second;
-    return syms[{v, d}] = nextId++;
+    auto [it, inserted] = syms.try_emplace({v, d}, nextId);
+    if (inserted)
+      ++nextId;
+    return it->second;
   }
   bool isArgSymbol(int64_t id) const { return id < numArgSymbols; }
 
@@ -66,8 +66,10 @@ public:
 private:
   void copy(Value to, int64_t td, Value from, int64_t fd) {
     auto ft = cast<RankedTensorType>(from.getType());
-    if (ft.isDynamicDim(fd))
-      syms[{to, td}] = get(from, fd);
+    if (ft.isDynamicDim(fd)) {
+      int64_t id = get(from, fd);
+      syms[{to, td}] = id;
+    }
   }
 
   /// Derives the symbols of `op`'s dynamic result dims from its operands.
@@ -217,15 +219,7 @@ private:
     }
   }
 
-  std::map<std::pair<Value, int64_t>, int64_t,
-           std::function<bool(const std::pair<Value, int64_t> &,
-                              const std::pair<Value, int64_t> &)>>
-      syms{[](const std::pair<Value, int64_t> &a,
-              const std::pair<Value, int64_t> &b) {
-        if (a.first != b.first)
-          return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
-        return a.second < b.second;
-      }};
+  DenseMap<std::pair<Value, int64_t>, int64_t> syms;
   int64_t nextId = 0;
   int64_t numArgSymbols = 0;
 };
@@ -341,11 +335,12 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
 
     // Group by symbol product and plan each region.
     std::map<SmallVector<int64_t>, SmallVector<Buffer *>> regions;
+    int64_t numPlanned = 0;
     for (auto &[v, b] : buffers) {
-      (void)v;
       if (escaping.contains(v))
         continue;
       regions[b.monomial].push_back(&b);
+      ++numPlanned;
     }
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);
@@ -390,7 +385,7 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
     }
     if (report) {
       llvm::errs() << "plan-memory: @" << func.getName() << ": "
-                   << buffers.size() << " intermediate buffers, arena";
+                   << numPlanned << " intermediate buffers, arena";
       auto term = [&](int64_t bytes, ArrayAttr scale) {
         std::string s = std::to_string(bytes) + " B";
         for (Attribute a : scale)

@@ -7,7 +7,8 @@ include "mlir/Pass/PassBase.td"
 def FusePass : Pass<"fuse", "func::FuncOp"> {
   let summary = "Forms fusion groups: the ops that become one kernel";
   let description = [{
-    Walks the function in order and grows groups greedily:
+    Grows groups backwards from consumers: starting at the last op not yet
+    in a group, it absorbs producers greedily:
 
     - a chain of elementwise ops (including broadcasts and casts) forms one
       `pointwise` group;

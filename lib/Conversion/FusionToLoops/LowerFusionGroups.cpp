@@ -129,18 +129,22 @@ void peelPartialTile(RewriterBase &rewriter, LoopLikeOpInterface loop) {
   (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
 }
 
-/// Folds affine.min of peeled loops into constants so tiles get static types.
-void simplifyGroup(fusion::GroupOp group) {
-  MLIRContext *ctx = group.getContext();
+/// What the canonicalizer collects: dialect-level patterns (linalg's folding
+/// of tensor.cast into consumers among them) and op patterns.
+RewritePatternSet collectCanonicalizationPatterns(MLIRContext *ctx) {
   RewritePatternSet patterns(ctx);
-  // What the canonicalizer collects: dialect-level patterns (linalg's
-  // folding of tensor.cast into consumers among them) and op patterns.
   for (Dialect *dialect : ctx->getLoadedDialects())
     dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, ctx);
   tensor::populateFoldTensorEmptyPatterns(patterns);
-  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
+  return patterns;
+}
+
+/// Folds affine.min of peeled loops into constants so tiles get static types.
+void simplifyGroup(fusion::GroupOp group,
+                   const FrozenRewritePatternSet &canonicalize) {
+  (void)applyPatternsGreedily(group.getBody(), canonicalize);
 }
 
 /// Marks the tile loop that tcc-parallelize-tile-loops will run across
@@ -267,7 +271,8 @@ LogicalResult tileDotProductContraction(RewriterBase &rewriter,
 
 /// Tiles the group's root with its in-group producers fused into the tile
 /// loops, tiles contractions along K, then vectorizes the tiles.
-LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
+LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
+                                    const FrozenRewritePatternSet &canonicalize) {
   MLIRContext *ctx = group.getContext();
   auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
   if (yield.getValues().size() != 1)
@@ -338,7 +343,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
     rewriter.eraseOp(root);
   for (LoopLikeOpInterface loop : tiled->loops)
     peelPartialTile(rewriter, loop);
-  simplifyGroup(group);
+  simplifyGroup(group, canonicalize);
 
   // Register tiles: every contraction's two innermost parallel dims by
   // 8 x 2*lanes and K by lanes (with AVX-512: 8 x 32 x 16, 16 zmm
@@ -385,7 +390,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
     for (LoopLikeOpInterface loop : kTiled->loops)
       peelPartialTile(rewriter, loop);
   }
-  simplifyGroup(group);
+  simplifyGroup(group, canonicalize);
 
   // NCHW convs: input channels by 8 and kernel rows by 1, so each tile is a
   // 1-D convolution (decomposed below) that vectorizes to contractions.
@@ -409,7 +414,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
       peelPartialTile(rewriter, loop);
   }
   if (!convs.empty()) {
-    simplifyGroup(group);
+    simplifyGroup(group, canonicalize);
     RewritePatternSet decompose(ctx);
     linalg::populateDecomposeConvolutionPatterns(decompose);
     (void)applyPatternsGreedily(group.getBody(), std::move(decompose));
@@ -444,7 +449,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes) {
     if (succeeded(tiledUnit))
       rewriter.replaceOp(op, tiledUnit->replacements);
   }
-  simplifyGroup(group);
+  simplifyGroup(group, canonicalize);
 
   SmallVector<linalg::LinalgOp> toVectorize;
   group.walk([&](linalg::LinalgOp op) { toVectorize.push_back(op); });
@@ -497,6 +502,12 @@ void inlineGroup(fusion::GroupOp group) {
 struct LowerFusionGroupsPass
     : tcc::impl::LowerFusionGroupsPassBase<LowerFusionGroupsPass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    canonicalize = collectCanonicalizationPatterns(ctx);
+    return success();
+  }
+
   void runOnOperation() override {
     int64_t lanes = vectorLanes > 0 ? int64_t(vectorLanes) : hostVectorLanes();
     SmallVector<fusion::GroupOp> groups;
@@ -506,13 +517,16 @@ struct LowerFusionGroupsPass
         group.emitError("failed to fuse the group's elementwise ops");
         return signalPassFailure();
       }
-      if (vectorize && failed(tileAndVectorizeGroup(group, lanes))) {
+      if (vectorize &&
+          failed(tileAndVectorizeGroup(group, lanes, canonicalize))) {
         group.emitError("failed to tile the group");
         return signalPassFailure();
       }
       inlineGroup(group);
     }
   }
+
+  FrozenRewritePatternSet canonicalize;
 };
 
 } // namespace
