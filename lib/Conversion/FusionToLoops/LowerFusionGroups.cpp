@@ -172,6 +172,10 @@ void markParallelLoop(linalg::LinalgOp root,
   chosen->setAttr(kParallelLoopAttr, UnitAttr::get(root.getContext()));
 }
 
+/// Marks the row x column tiles of dot-product contractions until their K
+/// is split.
+constexpr StringLiteral kDotTile = "tcc.dot_tile";
+
 /// Contractions whose operands are both contiguous along K (x @ wᵀ, the
 /// nn.Linear layout) use a dot-product kernel instead of outer products
 /// (which would transpose every weight tile): tiles of 2 rows x 8 columns
@@ -233,18 +237,24 @@ LogicalResult tileDotProductContraction(RewriterBase &rewriter,
       rewriter, cast<TilingInterface>(op.getOperation()), parallelTiling);
   if (failed(outer))
     return failure();
-  // Peeling clones the tile: mark it so the clones are found afterwards.
-  constexpr StringLiteral kDotTile = "tcc.dot_tile";
+  // Peeling clones the tile: mark it so the clones are found (and their K
+  // split by splitDotProductTiles) once their shapes are static.
   for (Operation *t : outer->tiledOps)
     t->setAttr(kDotTile, UnitAttr::get(ctx));
   rewriter.replaceOp(op, outer->replacements);
   for (LoopLikeOpInterface loop : outer->loops)
     peelPartialTile(rewriter, loop);
+  return success();
+}
+
+/// Second half of the dot-product kernel, after canonicalization made the
+/// peeled tiles static: K is split into lanes-wide partial sums that are
+/// reduced after the K loop.
+void splitDotProductTiles(RewriterBase &rewriter, fusion::GroupOp group,
+                          int64_t lanes) {
+  MLIRContext *ctx = group.getContext();
   SmallVector<linalg::LinalgOp> tiles;
-  Operation *scope = outer->loops.empty()
-                         ? outer->tiledOps.front()->getParentOp()
-                         : outer->loops.front()->getParentOp();
-  scope->walk([&](linalg::LinalgOp t) {
+  group.walk([&](linalg::LinalgOp t) {
     if (t->hasAttr(kDotTile)) {
       t->removeAttr(kDotTile);
       tiles.push_back(t);
@@ -253,20 +263,22 @@ LogicalResult tileDotProductContraction(RewriterBase &rewriter,
   for (linalg::LinalgOp t : tiles) {
     if (t.hasDynamicShape())
       continue;
+    SmallVector<utils::IteratorType> iters = t.getIteratorTypesArray();
+    unsigned k = std::distance(
+        iters.begin(), llvm::find(iters, utils::IteratorType::reduction));
     SmallVector<int64_t> kSizes(t.getNumLoops(), 0);
     kSizes[k] = lanes;
     scf::SCFTilingOptions split;
     split.setTileSizes(getAsIndexOpFoldResult(ctx, kSizes));
     split.setReductionTilingStrategy(
         ReductionTilingStrategy::PartialReductionOuterReduction);
-    split.setReductionDims({(unsigned)k});
+    split.setReductionDims({k});
     rewriter.setInsertionPoint(t);
     FailureOr<scf::SCFTilingResult> splitK = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(t.getOperation()), split);
     if (succeeded(splitK))
       rewriter.replaceOp(t, splitK->replacements);
   }
-  return success();
 }
 
 /// Tiles the group's root with its in-group producers fused into the tile
@@ -390,6 +402,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     for (LoopLikeOpInterface loop : kTiled->loops)
       peelPartialTile(rewriter, loop);
   }
+  simplifyGroup(group, canonicalize);
+  splitDotProductTiles(rewriter, group, lanes);
   simplifyGroup(group, canonicalize);
 
   // NCHW convs: input channels by 8 and kernel rows by 1, so each tile is a
