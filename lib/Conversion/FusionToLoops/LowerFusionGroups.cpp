@@ -307,55 +307,65 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     convSizes.resize(root.getNumLoops(), 0);
     sizes = convSizes;
   }
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return success();
+  // A 2-D transpose root (a copy group) is tiled in square blocks below,
+  // not by rows (a row of its result is a strided column of its input); a
+  // root with nothing to tile is left whole.
+  bool blockTranspose =
+      isa<linalg::TransposeOp>(root) && root.getNumLoops() == 2;
+  bool tileRootLoops = !blockTranspose &&
+                       llvm::any_of(sizes, [](int64_t s) { return s != 0; });
 
   IRRewriter rewriter(ctx);
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tiling);
-  // Padding is done once on the whole input, not per tile (a padded tile has
-  // dynamic pad amounts and would not vectorize).
-  // A producer whose needed slice does not move with the tile loops (a
-  // reduction over the tiled rows, consumed broadcast along them) would be
-  // recomputed whole in every iteration, into one buffer shared by the
-  // iterations: it runs once, before the loops, instead.
-  options.setFusionControlFn(
-      [](tensor::ExtractSliceOp slice, OpResult producer,
-         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (isa<tensor::PadOp>(producer.getOwner()))
-          return std::nullopt;
-        auto definedInLoops = [&](Value v) {
-          Operation *scope = v.getParentRegion()->getParentOp();
-          return isa<LoopLikeOpInterface>(scope) ||
-                 scope->getParentOfType<LoopLikeOpInterface>();
-        };
-        bool movesWithTile = llvm::any_of(
-            llvm::concat<Value>(slice.getOffsets(), slice.getSizes()),
-            definedInLoops);
-        if (!movesWithTile)
-          return std::nullopt;
-        return scf::SCFTileAndFuseOptions::ControlFnResult{};
-      });
-  rewriter.setInsertionPoint(root);
-  FailureOr<scf::SCFTileAndFuseResult> tiled =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(root.getOperation()), options);
-  if (failed(tiled))
-    return success(); // Untiled code is still correct.
-  for (OpResult r : root->getResults())
-    if (Value repl = tiled->replacements.lookup(r))
-      rewriter.replaceAllUsesWith(r, repl);
-  for (Operation *op : llvm::reverse(tiled->fusedProducers))
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-  markParallelLoop(root, tiled->loops);
-  if (root->use_empty())
-    rewriter.eraseOp(root);
-  for (LoopLikeOpInterface loop : tiled->loops)
-    peelPartialTile(rewriter, loop);
-  simplifyGroup(group, canonicalize);
+  if (tileRootLoops) {
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    // Padding is done once on the whole input, not per tile (a padded tile has
+    // dynamic pad amounts and would not vectorize).
+    // A producer whose needed slice does not move with the tile loops (a
+    // reduction over the tiled rows, consumed broadcast along them) would be
+    // recomputed whole in every iteration, into one buffer shared by the
+    // iterations: it runs once, before the loops, instead.
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp slice, OpResult producer,
+           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          // Padding and weight transposes run once on the whole tensor, not
+          // per tile (a padded tile would not vectorize; a weight panel would
+          // be transposed again for every row tile).
+          if (isa<tensor::PadOp, linalg::TransposeOp>(producer.getOwner()))
+            return std::nullopt;
+          auto definedInLoops = [&](Value v) {
+            Operation *scope = v.getParentRegion()->getParentOp();
+            return isa<LoopLikeOpInterface>(scope) ||
+                   scope->getParentOfType<LoopLikeOpInterface>();
+          };
+          bool movesWithTile = llvm::any_of(
+              llvm::concat<Value>(slice.getOffsets(), slice.getSizes()),
+              definedInLoops);
+          if (!movesWithTile)
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(tiled))
+      return success(); // Untiled code is still correct.
+    for (OpResult r : root->getResults())
+      if (Value repl = tiled->replacements.lookup(r))
+        rewriter.replaceAllUsesWith(r, repl);
+    for (Operation *op : llvm::reverse(tiled->fusedProducers))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    markParallelLoop(root, tiled->loops);
+    if (root->use_empty())
+      rewriter.eraseOp(root);
+    for (LoopLikeOpInterface loop : tiled->loops)
+      peelPartialTile(rewriter, loop);
+    simplifyGroup(group, canonicalize);
+  }
 
   // Register tiles: every contraction's two innermost parallel dims by
   // 8 x 2*lanes and K by lanes (with AVX-512: 8 x 32 x 16, 16 zmm
@@ -433,6 +443,29 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     linalg::populateDecomposeConvolutionPatterns(decompose);
     (void)applyPatternsGreedily(group.getBody(), std::move(decompose));
   }
+
+  // Transposes left outside the tile loops (weights): 16 x 16 blocks, each
+  // one vector.transpose.
+  SmallVector<linalg::TransposeOp> transposes;
+  for (Operation &op : group.getBodyBlock())
+    if (auto t = dyn_cast<linalg::TransposeOp>(op))
+      if (!t.hasDynamicShape() && t.getNumLoops() == 2)
+        transposes.push_back(t);
+  for (linalg::TransposeOp t : transposes) {
+    SmallVector<int64_t> blocks(2, lanes);
+    scf::SCFTilingOptions blockTiling;
+    blockTiling.setTileSizes(getAsIndexOpFoldResult(ctx, blocks));
+    rewriter.setInsertionPoint(t);
+    FailureOr<scf::SCFTilingResult> tiledT = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(t.getOperation()), blockTiling);
+    if (failed(tiledT))
+      continue;
+    rewriter.replaceOp(t, tiledT->replacements);
+    for (LoopLikeOpInterface loop : tiledT->loops)
+      peelPartialTile(rewriter, loop);
+  }
+  if (!transposes.empty())
+    simplifyGroup(group, canonicalize);
 
   // Other ops with dynamic parallel dims (elementwise edge tiles): one
   // element along those dims per iteration, the rest static and vectorized.

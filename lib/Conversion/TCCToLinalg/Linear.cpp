@@ -142,8 +142,17 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
     auto xt = op.getX().getType();
     auto rt = op.getType();
     int64_t lead = xt.getRank() - 1, loops = lead + 2;
-    // Loops: leading..., n, k; the weight is read as [n, k] (no per-call
-    // transpose: its 16x16 tiles are transposed in registers).
+    // Loops: leading..., n, k. With many static rows the weight is
+    // transposed once per call to [k, n] (a vectorized copy) so every tile is
+    // a plain row-major matmul; with few rows (a policy at batch 1) that copy
+    // would cost more than the product and the [n, k] weight is read as it is
+    // (by the dot-product kernel).
+    int64_t staticRows = 1;
+    for (int64_t d : xt.getShape().drop_back())
+      if (!ShapedType::isDynamic(d))
+        staticRows *= d;
+    auto wType = op.getWeight().getType();
+    bool transposeWeight = staticRows >= 64 && wType.hasStaticShape();
     SmallVector<AffineExpr> xExprs, wExprs, outExprs;
     for (int64_t d = 0; d < lead; ++d) {
       xExprs.push_back(getAffineDimExpr(d, ctx));
@@ -151,6 +160,17 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
     }
     xExprs.push_back(getAffineDimExpr(lead + 1, ctx));
     wExprs = {getAffineDimExpr(lead, ctx), getAffineDimExpr(lead + 1, ctx)};
+    Value wRead = w;
+    if (transposeWeight) {
+      auto tType = RankedTensorType::get(
+          {wType.getDimSize(1), wType.getDimSize(0)}, wType.getElementType());
+      Value init = tensor::EmptyOp::create(rewriter, loc, tType.getShape(),
+                                           tType.getElementType());
+      wRead = linalg::TransposeOp::create(rewriter, loc, w, init,
+                                          ArrayRef<int64_t>{1, 0})
+                  .getResult()[0];
+      wExprs = {getAffineDimExpr(lead + 1, ctx), getAffineDimExpr(lead, ctx)};
+    }
     outExprs.push_back(getAffineDimExpr(lead, ctx));
     assertEqual(rewriter, loc, dimValue(rewriter, loc, x, lead),
                 dimValue(rewriter, loc, w, 1),
@@ -160,7 +180,7 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
       dims.push_back(dimValue(rewriter, loc, x, d));
     dims.push_back(dimValue(rewriter, loc, w, 0));
     Value r = buildContraction(
-        rewriter, loc, x, w, AffineMap::get(loops, 0, xExprs, ctx),
+        rewriter, loc, x, wRead, AffineMap::get(loops, 0, xExprs, ctx),
         AffineMap::get(loops, 0, wExprs, ctx),
         AffineMap::get(loops, 0, outExprs, ctx), rt, dims);
     if (Value bias = op.getBias()) {

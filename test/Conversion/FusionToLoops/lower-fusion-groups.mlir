@@ -1,5 +1,5 @@
 // RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false --split-input-file | FileCheck %s --check-prefix=NOVEC
-// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups --split-input-file | FileCheck %s --check-prefix=VEC
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups="vector-lanes=16" --split-input-file | FileCheck %s --check-prefix=VEC
 
 // Static shapes. Dynamic shapes: lower-fusion-groups-dynamic.mlir.
 
@@ -124,4 +124,17 @@ func.func @groups_do_not_merge(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
 func.func @lanes8(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = tcc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A 2-D transpose (a copy group) is tiled in 16 x 16 blocks, each one
+// vector.transpose, not row by row.
+// VEC-LABEL: func.func @block_transpose
+//       VEC:   scf.for
+//       VEC:     scf.for
+//       VEC:       vector.transpose {{.*}} : vector<16x16xf32> to vector<16x16xf32>
+func.func @block_transpose(%w: tensor<64x48xf32>) -> tensor<48x64xf32> {
+  %0 = tcc.transpose %w {permutation = array<i64: 1, 0>} : (tensor<64x48xf32>) -> tensor<48x64xf32>
+  return %0 : tensor<48x64xf32>
 }

@@ -288,3 +288,27 @@ func.func @attention_default_scale_float_mask(%q: tensor<4x8xf32>, %m: tensor<1x
   %0 = tcc.attention %q, %q, %q, %m : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x4xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Many static rows: the weight is transposed once to [in, out] and the
+// contraction reads it row-major.
+// CHECK-LABEL: func.func @linear_many_rows
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x197x64xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<96x64xf32>
+//       CHECK:   %[[WT:.+]] = linalg.transpose ins(%[[W]] : tensor<96x64xf32>) outs(%{{.+}} : tensor<64x96xf32>) permutation = [1, 0]
+//       CHECK:   linalg.generic {{.*}} ins(%[[X]], %[[WT]] : tensor<?x197x64xf32>, tensor<64x96xf32>)
+func.func @linear_many_rows(%x: tensor<?x197x64xf32>, %w: tensor<96x64xf32>) -> tensor<?x197x96xf32> {
+  %0 = tcc.linear %x, %w : (tensor<?x197x64xf32>, tensor<96x64xf32>) -> tensor<?x197x96xf32>
+  return %0 : tensor<?x197x96xf32>
+}
+
+// -----
+
+// Few (dynamic) rows: no transpose, the weight is read as [out, in].
+// CHECK-LABEL: func.func @linear_few_rows
+//   CHECK-NOT:   linalg.transpose
+//       CHECK:   linalg.generic
+func.func @linear_few_rows(%x: tensor<?x64xf32>, %w: tensor<96x64xf32>) -> tensor<?x96xf32> {
+  %0 = tcc.linear %x, %w : (tensor<?x64xf32>, tensor<96x64xf32>) -> tensor<?x96xf32>
+  return %0 : tensor<?x96xf32>
+}
