@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups --split-input-file | FileCheck %s --check-prefix=VEC
+// RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups="vector-lanes=16" --split-input-file | FileCheck %s --check-prefix=VEC
 // RUN: tcc-opt %s --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false --split-input-file | FileCheck %s --check-prefix=NOVEC
 
 // Fusion groups with dynamic dims. The tensor.dim ops that the tcc-to-linalg
