@@ -237,6 +237,16 @@ struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
       offsets.push_back(cs);
       sizes.push_back(size);
     }
+    // Check static result dims before the slice reads anything (a later
+    // cast to the static type may fold into the slice).
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (auto v = dyn_cast<Value>(size); v && !op.getType().isDynamicDim(d))
+        assertEqual(rewriter, loc, v,
+                    arith::ConstantIndexOp::create(
+                        rewriter, loc, op.getType().getDimSize(d)),
+                    "tcc: a dim differs from the static size in the op's "
+                    "result type (dim " +
+                        Twine(d) + ")");
     auto sliceType = tensor::ExtractSliceOp::inferResultType(in, sizes);
     Value r = tensor::ExtractSliceOp::create(rewriter, loc, sliceType,
                                              op.getX(), offsets, sizes,

@@ -112,6 +112,23 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
     Value x = op.getX();
     auto xType = cast<RankedTensorType>(x.getType());
     auto axes = normalizedAxes(op.getAxes(), xType.getRank());
+    // Static result dims over dynamic input dims are checked before anything
+    // runs: once the final cast folds into the reduction, the result buffer
+    // has the static size.
+    RankedTensorType rt = op.getType();
+    for (int64_t d = 0, r = 0; d < xType.getRank(); ++d) {
+      bool reduced = llvm::is_contained(axes, d);
+      if (reduced && !op.getKeepDims())
+        continue;
+      if (!reduced && xType.isDynamicDim(d) && !rt.isDynamicDim(r))
+        assertEqual(rewriter, loc, dimValue(rewriter, loc, x, d),
+                    arith::ConstantIndexOp::create(rewriter, loc,
+                                                   rt.getDimSize(r)),
+                    "tcc: a dim differs from the static size in the op's "
+                    "result type (dim " +
+                        Twine(r) + ")");
+      ++r;
+    }
     Type elem = xType.getElementType();
     Type acc = computeType(elem);
     double init = kind == ReduceKind::Max   ? -kInf
