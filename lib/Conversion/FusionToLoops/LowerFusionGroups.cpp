@@ -141,6 +141,27 @@ RewritePatternSet collectCanonicalizationPatterns(MLIRContext *ctx) {
   return patterns;
 }
 
+/// Tiles `op` by `sizes` (0 = untiled) with scf.for loops, replaces it, and
+/// peels the partial last tile of each loop when `peel` is set. Returns the
+/// tiling result, or failure (the op is then left as it was).
+FailureOr<scf::SCFTilingResult> tileAndPeel(RewriterBase &rewriter,
+                                            Operation *op,
+                                            ArrayRef<int64_t> sizes,
+                                            bool peel = true) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  if (peel)
+    for (LoopLikeOpInterface loop : tiled->loops)
+      peelPartialTile(rewriter, loop);
+  return tiled;
+}
+
 /// Folds affine.min of peeled loops into constants so tiles get static types.
 void simplifyGroup(fusion::GroupOp group,
                    const FrozenRewritePatternSet &canonicalize) {
@@ -230,18 +251,14 @@ LogicalResult tileDotProductContraction(RewriterBase &rewriter,
     tile(parallelDims.back(), 8);
   if (parallelDims.size() >= 2)
     tile(parallelDims[parallelDims.size() - 2], 2);
-  scf::SCFTilingOptions parallelTiling;
-  parallelTiling.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> outer = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), parallelTiling);
+  FailureOr<scf::SCFTilingResult> outer =
+      tileAndPeel(rewriter, op, sizes, /*peel=*/false);
   if (failed(outer))
     return failure();
   // Peeling clones the tile: mark it so the clones are found (and their K
   // split by splitDotProductTiles) once their shapes are static.
   for (Operation *t : outer->tiledOps)
     t->setAttr(kDotTile, UnitAttr::get(ctx));
-  rewriter.replaceOp(op, outer->replacements);
   for (LoopLikeOpInterface loop : outer->loops)
     peelPartialTile(rewriter, loop);
   return success();
@@ -401,16 +418,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       registerTile(parallelDims.back(), 2 * lanes);
     if (parallelDims.size() >= 2)
       registerTile(parallelDims[parallelDims.size() - 2], 8);
-    scf::SCFTilingOptions kTiling;
-    kTiling.setTileSizes(getAsIndexOpFoldResult(ctx, kSizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> kTiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), kTiling);
-    if (failed(kTiled))
-      continue;
-    rewriter.replaceOp(op, kTiled->replacements);
-    for (LoopLikeOpInterface loop : kTiled->loops)
-      peelPartialTile(rewriter, loop);
+    (void)tileAndPeel(rewriter, op, kSizes);
   }
   simplifyGroup(group, canonicalize);
   splitDotProductTiles(rewriter, group, lanes);
@@ -425,17 +433,7 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
   });
   for (linalg::Conv2DNchwFchwOp op : convs) {
     // Loops: n, f, oh, ow, c, kh, kw.
-    SmallVector<int64_t> convSizes = {0, 0, 0, 0, 8, 1, 0};
-    scf::SCFTilingOptions convTiling;
-    convTiling.setTileSizes(getAsIndexOpFoldResult(ctx, convSizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> convTiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), convTiling);
-    if (failed(convTiled))
-      continue;
-    rewriter.replaceOp(op, convTiled->replacements);
-    for (LoopLikeOpInterface loop : convTiled->loops)
-      peelPartialTile(rewriter, loop);
+    (void)tileAndPeel(rewriter, op, {0, 0, 0, 0, 8, 1, 0});
   }
   if (!convs.empty()) {
     simplifyGroup(group, canonicalize);
@@ -451,19 +449,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     if (auto t = dyn_cast<linalg::TransposeOp>(op))
       if (!t.hasDynamicShape() && t.getNumLoops() == 2)
         transposes.push_back(t);
-  for (linalg::TransposeOp t : transposes) {
-    SmallVector<int64_t> blocks(2, lanes);
-    scf::SCFTilingOptions blockTiling;
-    blockTiling.setTileSizes(getAsIndexOpFoldResult(ctx, blocks));
-    rewriter.setInsertionPoint(t);
-    FailureOr<scf::SCFTilingResult> tiledT = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(t.getOperation()), blockTiling);
-    if (failed(tiledT))
-      continue;
-    rewriter.replaceOp(t, tiledT->replacements);
-    for (LoopLikeOpInterface loop : tiledT->loops)
-      peelPartialTile(rewriter, loop);
-  }
+  for (linalg::TransposeOp t : transposes)
+    (void)tileAndPeel(rewriter, t, {lanes, lanes});
   if (!transposes.empty())
     simplifyGroup(group, canonicalize);
 
@@ -486,15 +473,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
         makesStatic = false;
       sizes[i] = 1;
     }
-    if (!makesStatic)
-      continue;
-    scf::SCFTilingOptions unit;
-    unit.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiledUnit = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), unit);
-    if (succeeded(tiledUnit))
-      rewriter.replaceOp(op, tiledUnit->replacements);
+    if (makesStatic)
+      (void)tileAndPeel(rewriter, op, sizes, /*peel=*/false);
   }
   simplifyGroup(group, canonicalize);
 
