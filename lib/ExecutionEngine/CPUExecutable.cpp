@@ -9,6 +9,7 @@
 
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/Runtime/MLIRTypes.h"
+#include "tcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -76,23 +77,41 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   (void)initialized;
 
   auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
-  for (auto func : module.getOps<func::FuncOp>()) {
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> lowered(module.clone());
+
+  // Signatures and guards are read after --symbolic-shapes: specialization
+  // makes types static and the pass names every dynamic dim.
+  {
+    PassManager shapes(ctx);
+    SymbolicShapesPassOptions shapeOptions;
+    shapeOptions.specialize.assign(options.specialize.begin(),
+                                   options.specialize.end());
+    shapes.nest<func::FuncOp>().addPass(createSymbolicShapesPass(shapeOptions));
+    if (failed(shapes.run(*lowered))) {
+      error = "shape analysis failed (see the diagnostics above)";
+      return nullptr;
+    }
+  }
+  for (auto func : lowered->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     FunctionSignature sig;
     if (failed(recordSignature(func, sig, error)))
       return nullptr;
+    FailureOr<ShapeGuards> guards = ShapeGuards::build(func, error);
+    if (failed(guards))
+      return nullptr;
+    sig.guards = std::move(*guards);
     exe->signatures.push_back(std::move(sig));
   }
 
-  MLIRContext *ctx = module.getContext();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
-  OwningOpRef<ModuleOp> lowered(module.clone());
   PassManager pm(ctx);
   buildCPUPipeline(pm, options);
   if (failed(pm.run(*lowered))) {
@@ -137,7 +156,7 @@ const FunctionSignature *CPUExecutable::lookup(StringRef name) const {
 LogicalResult
 CPUExecutable::checkInputs(const FunctionSignature &sig,
                            const std::vector<HostTensor> &inputs,
-                           std::string &error) {
+                           std::string &error, bool shapes) {
   if (inputs.size() != sig.inputs.dtypes.size()) {
     error = "function '" + sig.name + "' expects " +
             std::to_string(sig.inputs.dtypes.size()) + " inputs, got " +
@@ -160,14 +179,15 @@ CPUExecutable::checkInputs(const FunctionSignature &sig,
               std::to_string(t.shape.size()) + " (" + t.typeString() + ")";
       return failure();
     }
-    for (size_t d = 0; d < shape.size(); ++d)
-      if (!ShapedType::isDynamic(shape[d]) && shape[d] != t.shape[d]) {
-        error = "input " + std::to_string(i) + " dim " + std::to_string(d) +
-                ": expected " + std::to_string(shape[d]) + ", got " +
-                std::to_string(t.shape[d]) + " (" + expected + " vs " +
-                t.typeString() + ")";
-        return failure();
-      }
+  }
+  if (!shapes)
+    return success();
+  std::vector<std::vector<int64_t>> actual;
+  for (const HostTensor &t : inputs)
+    actual.push_back(t.shape);
+  if (auto violation = sig.guards.check(actual)) {
+    error = violation->second;
+    return failure();
   }
   return success();
 }
@@ -196,37 +216,53 @@ struct Descriptor {
 LogicalResult CPUExecutable::call(StringRef name,
                                   const std::vector<HostTensor> &inputs,
                                   std::vector<HostTensor> &results,
-                                  std::string &error) {
+                                  std::string &error, bool hostChecks) {
   const FunctionSignature *sig = lookup(name);
   if (!sig) {
     error = "no public function named '" + name.str() + "'";
     return failure();
   }
-  if (failed(checkInputs(*sig, inputs, error)))
+  if (failed(checkInputs(*sig, inputs, error, hostChecks)))
     return failure();
 
   std::vector<Descriptor> descs;
   for (const HostTensor &t : inputs)
     descs.push_back(Descriptor::forTensor(t));
-  size_t resultWords = 0;
+  // Results: the guard status (i64), then one descriptor per tensor. With
+  // no tensor results the status alone is returned by value, which the
+  // packed wrapper stores through a trailing pointer.
+  size_t resultWords = 1;
   for (const auto &shape : sig->results.shapes)
     resultWords += 3 + 2 * shape.size();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  std::vector<int64_t> resultStorage(resultWords, 0);
 
   std::vector<void *> pointers;
   pointers.reserve(descs.size() + 1);
   void *resultPtr = resultStorage.data();
   std::vector<void *> args;
-  if (!sig->results.shapes.empty())
+  bool statusOnly = sig->results.shapes.empty();
+  if (!statusOnly)
     args.push_back(&resultPtr);
   for (Descriptor &d : descs)
     pointers.push_back(d.words.data());
   for (void *&p : pointers)
     args.push_back(&p);
+  if (statusOnly)
+    args.push_back(resultStorage.data());
 
   if (llvm::Error err =
           engine->invokePacked(("_mlir_ciface_" + name).str(), args)) {
     error = "invocation failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+  if (int64_t status = resultStorage[0]) {
+    std::vector<std::vector<int64_t>> actual;
+    for (const HostTensor &t : inputs)
+      actual.push_back(t.shape);
+    auto violation = sig->guards.check(actual);
+    error = violation ? violation->second
+                      : "the compiled entry rejected its inputs (guard " +
+                            std::to_string(status) + ")";
     return failure();
   }
 
@@ -236,7 +272,7 @@ LogicalResult CPUExecutable::call(StringRef name,
   for (const HostTensor &t : inputs)
     inputPtrs.insert(reinterpret_cast<int64_t>(t.data.data()));
   results.clear();
-  size_t w = 0;
+  size_t w = 1;
   for (size_t r = 0; r < sig->results.shapes.size(); ++r) {
     size_t rank = sig->results.shapes[r].size();
     int64_t allocated = resultStorage[w], aligned = resultStorage[w + 1],

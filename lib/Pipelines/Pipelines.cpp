@@ -1,11 +1,13 @@
 //===- Pipelines.cpp - tcc's registered pass pipelines ----------*- C++ -*-===//
 //
 // The CPU pipeline, stage by stage (docs/architecture.md has the picture):
-//   1. tcc level: --fuse forms groups, --plan-memory assigns arena offsets.
+//   1. tcc level: --symbolic-shapes derives size expressions, --fuse forms
+//      groups, --plan-memory assigns arena offsets.
 //   2. convert-tcc-to-linalg: linalg on tensors, groups kept.
 //   3. tcc-lower-fusion-groups: one tiled loop nest per group.
 //   4. tcc-materialize-memory-plan: group results written into the arena.
-//   5. one-shot bufferization and ownership-based deallocation.
+//   5. one-shot bufferization and ownership-based deallocation; entry
+//      guards check input sizes before anything runs.
 //   6. vector/scf/memref/math/arith to the LLVM dialect.
 //
 //===----------------------------------------------------------------------===//
@@ -31,9 +33,15 @@ using namespace mlir::tcc;
 void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
   OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  SymbolicShapesPassOptions shapes;
+  shapes.specialize.assign(options.specialize.begin(),
+                           options.specialize.end());
+  funcPM.addPass(createSymbolicShapesPass(shapes));
   funcPM.addPass(createCanonicalizerPass());
   if (options.fuse)
     funcPM.addPass(createFusePass());
+  // Group results get their expressions too (memory planning reads them).
+  funcPM.addPass(createSymbolicShapesPass());
   if (options.planMemory)
     funcPM.addPass(createPlanMemoryPass());
   funcPM.addPass(createConvertTCCToLinalgPass());
@@ -57,6 +65,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createInsertEntryGuardsPass());
   pm.addPass(createConvertBufferizationToMemRefPass()); // clones: alloc+copy
 
   OpPassManager &loops = pm.nest<func::FuncOp>();

@@ -3,8 +3,9 @@
 
 // The CPU pipeline takes tcc all the way to the LLVM dialect: every public
 // function becomes an llvm.func marked llvm.emit_c_interface plus its
-// _mlir_ciface_ wrapper (results returned through the first pointer), and no
-// op of a higher-level dialect is left.
+// _mlir_ciface_ wrapper (results returned through the first pointer: the
+// entry guards' i64 status, then the tensors), and no op of a higher-level
+// dialect is left.
 
 // LOWERED-NOT: {{^ *(%[^ ]+ = )?"?(tcc|fusion|linalg|tensor|bufferization|memref|scf|vector|affine|arith|math|cf|func)\.}}
 // LOWERED-NOT: builtin.unrealized_conversion_cast
@@ -22,11 +23,12 @@ func.func @mlp(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<32xf32>) 
   return %1 : tensor<8x32xf32>
 }
 
-// Dynamic batch: the runtime dim check survives as a branch to an abort.
+// Dynamic batch: the status comes first in the result struct.
 // CHECK-LABEL: llvm.func @dynamic_softmax(
+//  CHECK-SAME:   -> !llvm.struct<(i64, struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>)>
 //  CHECK-SAME:   attributes {llvm.emit_c_interface
 // CHECK-LABEL: llvm.func @_mlir_ciface_dynamic_softmax(
-//  CHECK-SAME:   %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+//  CHECK-SAME:   %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {{.*}}, %{{.*}}: !llvm.ptr)
 func.func @dynamic_softmax(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %0 = tcc.add %x, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   %1 = tcc.softmax %0 {axis = -1 : i64} : (tensor<?x8xf32>) -> tensor<?x8xf32>

@@ -15,11 +15,11 @@ func.func @scalar(%a: tensor<f32>) -> tensor<f32> {
 
 // RUN: not tcc-run %s --function=add_bcast --input=4x9xf32=random --input=8xf32=random 2>&1 | FileCheck %s --check-prefix=DIM
 // RUN: not tcc-run %s --function=add_bcast --input=4x9xf32=random --input=8xf32=random --check-reference 2>&1 | FileCheck %s --check-prefix=DIM
-// DIM: tcc-run: error: input 0 dim 1: expected 8, got 9 (?x8xf32 vs 4x9xf32)
+// DIM: tcc-run: error: input 0 dim 1: expected 8, got 9
 // DIM-NOT: SUCCESS
 
 // RUN: not tcc-run %s --function=add_bcast --input=4x8xf32=random --input=7xf32=random 2>&1 | FileCheck %s --check-prefix=DIM1
-// DIM1: tcc-run: error: input 1 dim 0: expected 8, got 7 (8xf32 vs 7xf32)
+// DIM1: tcc-run: error: input 1 dim 0: expected 8, got 7
 
 // The reference evaluator checks the same.
 // RUN: not tcc-run %s --function=add_bcast --input=4x9xf32=random --input=8xf32=random --reference 2>&1 | FileCheck %s --check-prefix=DIM_REF

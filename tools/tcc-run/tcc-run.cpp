@@ -102,6 +102,17 @@ static cl::opt<bool> noParallel("no-parallel",
 static cl::opt<bool> noPlan("no-plan-memory",
                             cl::desc("Compile without the memory plan"),
                             cl::init(false));
+static cl::list<std::string> specialize(
+    "specialize", cl::CommaSeparated,
+    cl::desc("Fix size symbols to values (--specialize=B=8,S=197): a static "
+             "compile; the entry checks the inputs have those sizes"));
+static cl::opt<bool> noHostShapeChecks(
+    "no-host-shape-checks",
+    cl::desc("Leave the size checks to the compiled entry's guards (for "
+             "testing them; messages are the same)"));
+static cl::opt<bool> verbose(
+    "verbose", cl::desc("Say which compiled version ran and the sizes of "
+                        "its symbols"));
 static cl::opt<bool> printLLVMDialect(
     "print-llvm-dialect", cl::desc("Print the lowered module to stderr"),
     cl::init(false));
@@ -232,6 +243,8 @@ int main(int argc, char **argv) {
     options.planMemory = !noPlan;
     options.vectorize = !noVectorize;
     options.parallel = !noParallel;
+    for (const std::string &s : specialize)
+      options.specialize.push_back(s);
     std::string error, dump;
     exe = mlir::tcc::CPUExecutable::compile(
         *module, options, error, printLLVMDialect ? &dump : nullptr);
@@ -240,8 +253,20 @@ int main(int argc, char **argv) {
     if (printLLVMDialect)
       llvm::errs() << dump << "\n";
     invoke = [&](std::string &err) {
-      return exe->call(name, inputs, results, err);
+      return exe->call(name, inputs, results, err, !noHostShapeChecks);
     };
+    if (verbose)
+      if (const auto *sig = exe->lookup(name)) {
+        std::vector<std::vector<int64_t>> shapes;
+        for (const HostTensor &t : inputs)
+          shapes.push_back(t.shape);
+        std::vector<int64_t> values = sig->guards.symbolValues(shapes);
+        llvm::errs() << "tcc-run: running @" << name;
+        for (size_t i = 0; i < values.size(); ++i)
+          llvm::errs() << (i ? ", " : " with ") << sig->guards.names[i]
+                       << " = " << values[i];
+        llvm::errs() << "\n";
+      }
   }
 
   std::string error;

@@ -8,6 +8,7 @@
 #ifndef TCC_EXECUTIONENGINE_CPUEXECUTABLE_H
 #define TCC_EXECUTIONENGINE_CPUEXECUTABLE_H
 
+#include "tcc/Analysis/ShapeGuards.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Runtime/HostTensor.h"
 
@@ -29,6 +30,9 @@ struct TensorSignature {
 struct FunctionSignature {
   std::string name;
   TensorSignature inputs, results;
+  /// The size checks the compiled entry makes (and the host repeats to word
+  /// the error).
+  ShapeGuards guards;
 };
 
 class CPUExecutable {
@@ -43,16 +47,21 @@ public:
   const FunctionSignature *lookup(StringRef name) const;
 
   /// Calls `name`. Fails with a message naming the input and dim when the
-  /// inputs do not match the signature; nothing runs in that case.
+  /// inputs do not match the signature or its size constraints; nothing runs
+  /// in that case. With `hostChecks` false only the compiled entry's own
+  /// guards check the sizes (count, dtypes and ranks are always checked
+  /// here: the calling convention depends on them).
   LogicalResult call(StringRef name,
                      const std::vector<::tcc::runtime::HostTensor> &inputs,
                      std::vector<::tcc::runtime::HostTensor> &results,
-                     std::string &error);
+                     std::string &error, bool hostChecks = true);
 
-  /// Checks `inputs` against `sig` (count, dtypes, ranks, static dims).
+  /// Checks `inputs` against `sig`: count, dtypes, ranks, then the shape
+  /// guards (static dims, equal dims, ranges, divisibility).
   static LogicalResult checkInputs(const FunctionSignature &sig,
                                    const std::vector<::tcc::runtime::HostTensor> &inputs,
-                                   std::string &error);
+                                   std::string &error,
+                                   bool shapes = true);
 
 private:
   std::unique_ptr<ExecutionEngine> engine;

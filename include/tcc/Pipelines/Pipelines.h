@@ -27,6 +27,10 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Tile and vectorize fusion groups"),
                          llvm::cl::init(true)};
+  ListOption<std::string> specialize{
+      *this, "specialize",
+      llvm::cl::desc("NAME=VALUE pairs that fix size symbols (B=8): a static "
+                     "compile of a dynamic function")};
 };
 
 /// tcc (or already fused tcc) -> linalg on tensors, one loop nest per group.

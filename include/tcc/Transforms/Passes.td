@@ -71,6 +71,54 @@ def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
   ];
 }
 
+def SymbolicShapesPass : Pass<"symbolic-shapes", "func::FuncOp"> {
+  let summary = "Derives a size expression for every dim of every tensor";
+  let description = [{
+    Users name dims on function arguments and bound them on the function:
+
+    ```mlir
+    func.func @f(%obs: tensor<?x256xf32> {tcc.shape = #tcc.shape<[B, 256]>,
+                                          tcc.name = "obs"})
+        attributes {tcc.constraints = ["1 <= B <= 64", "B % 8 == 0"]}
+    ```
+
+    Equal names are equal sizes; unnamed dynamic dims are named s0, s1, ...
+    Every op propagates the expressions (elementwise ops, contractions,
+    concat and attention unify dims; conv, pool, slice and reshape compute
+    affine/floordiv expressions) and the pass writes the result back:
+    `tcc.shape` on every op with a dynamic result, canonical
+    `tcc.constraints` (ranges, divisibility, equalities the entry guards
+    check), and static types wherever an expression is a constant.
+    A mismatch provable at compile time is an error naming both sides.
+
+    `specialize=B=8,S=197` fixes symbols to values: the function becomes a
+    static one and its entry guards check the values.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"specialize", "specialize", "std::string",
+               "NAME=VALUE pairs that fix size symbols (B=8)">
+  ];
+}
+
+def InsertEntryGuardsPass : Pass<"tcc-insert-entry-guards", "ModuleOp"> {
+  let summary = "Makes public functions check their input sizes first";
+  let description = [{
+    Runs on bufferized functions (memref arguments). Each public function
+    gets an i64 status as its first result: 0 when the inputs satisfy every
+    guard of include/tcc/Analysis/ShapeGuards.h (static dims, equal dims,
+    dims computed from other dims, ranges, divisibility, equalities), else
+    the 1-based index of the first guard that fails, in which case nothing
+    else runs and the other results are poison. The guards read only the
+    memref descriptors, never the data.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
 def PrepareFunctionABIPass : Pass<"tcc-prepare-abi", "ModuleOp"> {
   let summary = "Marks public functions for tcc's calling convention";
   let description = [{

@@ -1,5 +1,6 @@
 //===- TCCDialect.cpp - tcc dialect registration ----------------*- C++ -*-===//
 #include "tcc/Dialect/TCC/IR/TCCDialect.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
 using namespace mlir;
@@ -12,6 +13,7 @@ void TCCDialect::initialize() {
 #define GET_OP_LIST
 #include "tcc/Dialect/TCC/IR/TCCOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 /// Folders return ElementsAttrs; they come back as tcc.constant.

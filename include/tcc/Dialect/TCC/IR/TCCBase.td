@@ -22,6 +22,10 @@ def TCC_Dialect : Dialect {
     compile time and type inference refines what it can.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 /// Base class of every tcc op.
