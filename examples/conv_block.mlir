@@ -30,7 +30,7 @@
 //     --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=2 \
 //     --check-reference
 
-func.func @conv_block(%x: tensor<?x64x56x56xf32>,
+func.func @conv_block(%x: tensor<?x64x56x56xf32> {tcc.shape = #tcc.shape<[B, 64, 56, 56]>, tcc.name = "x"},
                       %conv1_w: tensor<64x64x3x3xf32>,
                       %bn1_w: tensor<64xf32>, %bn1_b: tensor<64xf32>,
                       %bn1_mean: tensor<64xf32>, %bn1_var: tensor<64xf32>,

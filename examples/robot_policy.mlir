@@ -32,7 +32,7 @@
 //     --input=12x256xf32=random --input=12xf32=random \
 //     --input=1x256xf32=random --input=1xf32=random --check-reference
 
-func.func @robot_policy(%obs: tensor<?x256xf32>,
+func.func @robot_policy(%obs: tensor<?x256xf32> {tcc.shape = #tcc.shape<[B, 256]>, tcc.name = "obs"},
                         %enc0_w: tensor<512x256xf32>, %enc0_b: tensor<512xf32>,
                         %ln0_w: tensor<512xf32>, %ln0_b: tensor<512xf32>,
                         %enc3_w: tensor<256x512xf32>, %enc3_b: tensor<256xf32>,

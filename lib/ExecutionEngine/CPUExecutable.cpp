@@ -112,8 +112,14 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
+  // Specialization is done: the pipeline runs on the specialized module.
+  CPUPipelineOptions rest;
+  rest.fuse = options.fuse;
+  rest.planMemory = options.planMemory;
+  rest.parallel = options.parallel;
+  rest.vectorize = options.vectorize;
   PassManager pm(ctx);
-  buildCPUPipeline(pm, options);
+  buildCPUPipeline(pm, rest);
   if (failed(pm.run(*lowered))) {
     error = "lowering to LLVM failed (see the diagnostics above)";
     return nullptr;

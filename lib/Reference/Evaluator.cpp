@@ -536,6 +536,47 @@ static LogicalResult evalTensorDim(OpState &s) {
   return success();
 }
 
+/// Integer scalar arithmetic on sizes (rank-0 values), as built around
+/// tensor.dim for reshape shape operands.
+static LogicalResult evalIndexCast(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  HostTensor *out = s.makeResult(0, s.operands[0].shape);
+  if (!out)
+    return failure();
+  for (int64_t i = 0; i < s.operands[0].numElements(); ++i)
+    setInt(*out, i, getInt(s.operands[0], i));
+  return success();
+}
+
+template <typename F> static LogicalResult evalScalarBinary(OpState &s, F f) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  if (s.operands[0].numElements() != 1 || s.operands[1].numElements() != 1)
+    return s.fail("expects scalar operands");
+  HostTensor *out = s.makeResult(0, {});
+  if (!out)
+    return failure();
+  setInt(*out, 0, f(getInt(s.operands[0], 0), getInt(s.operands[1], 0)));
+  return success();
+}
+
+/// tensor.from_elements of scalars -> a 1-D tensor.
+static LogicalResult evalFromElements(OpState &s) {
+  FailureOr<RankedTensorType> type = s.rankedResultType(0);
+  if (failed(type))
+    return failure();
+  if (type->getRank() != 1 ||
+      type->getDimSize(0) != (int64_t)s.operands.size())
+    return s.fail("only 1-D tensor.from_elements is supported");
+  HostTensor *out = s.makeResult(0, {(int64_t)s.operands.size()});
+  if (!out)
+    return failure();
+  for (size_t i = 0; i < s.operands.size(); ++i)
+    setInt(*out, i, getInt(s.operands[i], 0));
+  return success();
+}
+
 static const KernelTable &kernelTable() {
   static const KernelTable table = [] {
     KernelTable t;
@@ -543,6 +584,14 @@ static const KernelTable &kernelTable() {
     t["tcc.constant"] = evalConstant;
     t["tensor.cast"] = evalTensorCast;
     t["tensor.dim"] = evalTensorDim;
+    t["tensor.from_elements"] = evalFromElements;
+    t["arith.index_cast"] = evalIndexCast;
+    t["arith.muli"] = [](OpState &s) {
+      return evalScalarBinary(s, [](int64_t a, int64_t b) { return a * b; });
+    };
+    t["arith.addi"] = [](OpState &s) {
+      return evalScalarBinary(s, [](int64_t a, int64_t b) { return a + b; });
+    };
     registerElementwiseKernels(t);
     registerReductionKernels(t);
     registerLinalgKernels(t);
