@@ -9,6 +9,7 @@
 
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/Runtime/MLIRTypes.h"
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -66,9 +68,99 @@ static LogicalResult recordSignature(func::FuncOp func, FunctionSignature &sig,
   return success();
 }
 
+std::optional<BucketSpec> BucketSpec::parse(StringRef text,
+                                            std::string &error) {
+  auto [name, list] = text.split(':');
+  BucketSpec spec;
+  spec.symbol = name.trim().str();
+  SmallVector<StringRef> items;
+  list.split(items, ',', -1, false);
+  for (StringRef item : items) {
+    int64_t v;
+    if (item.trim().getAsInteger(10, v) || v < 0 ||
+        (!spec.upperBounds.empty() && v <= spec.upperBounds.back())) {
+      error = "--buckets: expected NAME:b1,b2,... with increasing "
+              "non-negative bounds, got '" + text.str() + "'";
+      return std::nullopt;
+    }
+    spec.upperBounds.push_back(v);
+  }
+  if (spec.symbol.empty() || spec.upperBounds.empty()) {
+    error = "--buckets: expected NAME:b1,b2,..., got '" + text.str() + "'";
+    return std::nullopt;
+  }
+  return spec;
+}
+
+/// Replaces each public function of `module` by one version per bucket:
+/// copies named `<f>__<S><lo>_<hi>` with the bucket's range added to their
+/// constraints (an equality when the range is one value). Returns the
+/// (entry, symbol's input dim, range) of each version by name.
+static LogicalResult
+splitIntoBuckets(ModuleOp module, const BucketSpec &spec,
+                 std::map<std::string, FunctionSignature> &versions,
+                 std::string &error) {
+  Builder b(module.getContext());
+  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    FailureOr<ShapeGuards> guards = ShapeGuards::build(func, error);
+    if (failed(guards))
+      return failure();
+    auto it = llvm::find(guards->names, spec.symbol);
+    if (it == guards->names.end()) {
+      error = "--buckets: function '" + func.getName().str() +
+              "' has no dim named " + spec.symbol + " (names: " +
+              llvm::join(guards->names, ", ") + ")";
+      return failure();
+    }
+    auto [input, dim] = guards->definitions[it - guards->names.begin()];
+    // [1, b1], [b1 + 1, b2], ..., then the function as it was (every other
+    // size, 0 included): dispatch tries the versions in this order.
+    int64_t lo = 1;
+    SmallVector<std::pair<int64_t, int64_t>> ranges;
+    for (int64_t hi : spec.upperBounds) {
+      if (hi >= lo)
+        ranges.push_back({lo, hi});
+      lo = hi + 1;
+    }
+    ranges.push_back({0, INT64_MAX});
+    for (auto [min, max] : ranges) {
+      auto copy = cast<func::FuncOp>(func->clone());
+      std::string name =
+          func.getName().str() + "__" + spec.symbol +
+          (max == INT64_MAX ? std::string("_any")
+                            : std::to_string(min) +
+                                  (min == max ? "" : "_" + std::to_string(max)));
+      copy.setName(name);
+      SmallVector<Attribute> constraints;
+      if (auto old = copy->getAttrOfType<ArrayAttr>(kConstraintsAttr))
+        llvm::append_range(constraints, old);
+      if (min == max)
+        constraints.push_back(b.getStringAttr(spec.symbol + " == " +
+                                              std::to_string(min)));
+      else if (max != INT64_MAX)
+        constraints.push_back(b.getStringAttr(
+            std::to_string(min) + " <= " + spec.symbol +
+            " <= " + std::to_string(max)));
+      copy->setAttr(kConstraintsAttr, b.getArrayAttr(constraints));
+      module.push_back(copy);
+      FunctionSignature &v = versions[name];
+      v.entry = func.getName().str();
+      v.bucketMin = min;
+      v.bucketMax = max;
+      v.bucketInput = input;
+      v.bucketDim = dim;
+    }
+    func.erase();
+  }
+  return success();
+}
+
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
-                       std::string &error, std::string *llvmDialectDump) {
+                       std::string &error, std::string *llvmDialectDump,
+                       const std::optional<BucketSpec> &buckets) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -82,21 +174,36 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
 
   // Signatures and guards are read after --symbolic-shapes: specialization
   // makes types static and the pass names every dynamic dim.
-  {
+  auto deriveShapes = [&](ArrayRef<std::string> specialize) {
     PassManager shapes(ctx);
     SymbolicShapesPassOptions shapeOptions;
-    shapeOptions.specialize.assign(options.specialize.begin(),
-                                   options.specialize.end());
+    shapeOptions.specialize.assign(specialize.begin(), specialize.end());
     shapes.nest<func::FuncOp>().addPass(createSymbolicShapesPass(shapeOptions));
     if (failed(shapes.run(*lowered))) {
       error = "shape analysis failed (see the diagnostics above)";
-      return nullptr;
+      return failure();
     }
+    return success();
+  };
+  SmallVector<std::string> specialize(options.specialize.begin(),
+                                      options.specialize.end());
+  if (failed(deriveShapes(specialize)))
+    return nullptr;
+  std::map<std::string, FunctionSignature> bucketed;
+  if (buckets) {
+    if (failed(splitIntoBuckets(*lowered, *buckets, bucketed, error)) ||
+        failed(deriveShapes({})))
+      return nullptr;
   }
   for (auto func : lowered->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     FunctionSignature sig;
+    auto b = bucketed.find(func.getName().str());
+    if (b != bucketed.end())
+      sig = b->second;
+    else
+      sig.entry = func.getName().str();
     if (failed(recordSignature(func, sig, error)))
       return nullptr;
     FailureOr<ShapeGuards> guards = ShapeGuards::build(func, error);
@@ -150,6 +257,38 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   }
   exe->engine = std::move(*engine);
   return exe;
+}
+
+std::vector<const FunctionSignature *>
+CPUExecutable::versions(StringRef name) const {
+  std::vector<const FunctionSignature *> out;
+  for (const FunctionSignature &sig : signatures)
+    if (sig.entry == name)
+      out.push_back(&sig);
+  return out;
+}
+
+const FunctionSignature *
+CPUExecutable::dispatch(StringRef name,
+                        const std::vector<std::vector<int64_t>> &shapes,
+                        std::string &error) const {
+  std::vector<const FunctionSignature *> all = versions(name);
+  if (all.empty()) {
+    error = "no public function named '" + name.str() + "'";
+    return nullptr;
+  }
+  if (all.size() == 1 && all[0]->bucketDim < 0)
+    return all[0];
+  const FunctionSignature *first = all[0];
+  if (first->bucketInput >= shapes.size() ||
+      first->bucketDim >= (int64_t)shapes[first->bucketInput].size())
+    return first; // the version's own checks report the rank/count problem
+  int64_t value = shapes[first->bucketInput][first->bucketDim];
+  for (const FunctionSignature *sig : all)
+    if (value >= sig->bucketMin && value <= sig->bucketMax)
+      return sig;
+  error = "no compiled version for size " + std::to_string(value);
+  return nullptr;
 }
 
 const FunctionSignature *CPUExecutable::lookup(StringRef name) const {
@@ -223,11 +362,15 @@ LogicalResult CPUExecutable::call(StringRef name,
                                   const std::vector<HostTensor> &inputs,
                                   std::vector<HostTensor> &results,
                                   std::string &error, bool hostChecks) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostTensor &t : inputs)
+    shapes.push_back(t.shape);
   const FunctionSignature *sig = lookup(name);
-  if (!sig) {
-    error = "no public function named '" + name.str() + "'";
+  if (!sig || sig->entry != name)
+    sig = dispatch(name, shapes, error);
+  if (!sig)
     return failure();
-  }
+  name = sig->name;
   if (failed(checkInputs(*sig, inputs, error, hostChecks)))
     return failure();
 

@@ -106,6 +106,11 @@ static cl::list<std::string> specialize(
     "specialize", cl::CommaSeparated,
     cl::desc("Fix size symbols to values (--specialize=B=8,S=197): a static "
              "compile; the entry checks the inputs have those sizes"));
+static cl::opt<std::string> buckets(
+    "buckets",
+    cl::desc("Shape buckets: --buckets=B:1,8,64 compiles versions for "
+             "B = 1, 2..8 and 9..64 plus one for any B, and runs the first "
+             "that holds B"));
 static cl::opt<bool> noHostShapeChecks(
     "no-host-shape-checks",
     cl::desc("Leave the size checks to the compiled entry's guards (for "
@@ -246,8 +251,15 @@ int main(int argc, char **argv) {
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     std::string error, dump;
+    std::optional<mlir::tcc::BucketSpec> bucketSpec;
+    if (!buckets.empty()) {
+      bucketSpec = mlir::tcc::BucketSpec::parse(buckets, error);
+      if (!bucketSpec)
+        return fail(error);
+    }
     exe = mlir::tcc::CPUExecutable::compile(
-        *module, options, error, printLLVMDialect ? &dump : nullptr);
+        *module, options, error, printLLVMDialect ? &dump : nullptr,
+        bucketSpec);
     if (!exe)
       return fail(error);
     if (printLLVMDialect)
@@ -255,13 +267,23 @@ int main(int argc, char **argv) {
     invoke = [&](std::string &err) {
       return exe->call(name, inputs, results, err, !noHostShapeChecks);
     };
+    std::vector<std::vector<int64_t>> shapes;
+    for (const HostTensor &t : inputs)
+      shapes.push_back(t.shape);
+    std::string dispatchError;
     if (verbose)
-      if (const auto *sig = exe->lookup(name)) {
-        std::vector<std::vector<int64_t>> shapes;
-        for (const HostTensor &t : inputs)
-          shapes.push_back(t.shape);
+      if (const auto *sig = exe->dispatch(name, shapes, dispatchError)) {
         std::vector<int64_t> values = sig->guards.symbolValues(shapes);
-        llvm::errs() << "tcc-run: running @" << name;
+        llvm::errs() << "tcc-run: running @" << sig->name;
+        if (sig->bucketDim >= 0)
+          llvm::errs() << " (bucket "
+                       << (sig->bucketMax == INT64_MAX
+                               ? std::string("any size")
+                           : sig->bucketMin == sig->bucketMax
+                               ? std::to_string(sig->bucketMin)
+                               : std::to_string(sig->bucketMin) + ".." +
+                                     std::to_string(sig->bucketMax))
+                       << ")";
         for (size_t i = 0; i < values.size(); ++i)
           llvm::errs() << (i ? ", " : " with ") << sig->guards.names[i]
                        << " = " << values[i];

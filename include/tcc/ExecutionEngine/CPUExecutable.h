@@ -27,8 +27,26 @@ struct TensorSignature {
   std::vector<std::vector<int64_t>> shapes; // ShapedType::kDynamic for `?`
 };
 
+/// Shape buckets: the size symbol `symbol` split at `upperBounds`.
+/// "B:1,8,64" compiles versions for B = 1, 2 <= B <= 8, 9 <= B <= 64 and
+/// B >= 65; a version whose range is one value is a static compile.
+struct BucketSpec {
+  std::string symbol;
+  std::vector<int64_t> upperBounds;
+  /// Parses "NAME:b1,b2,..." (increasing, non-negative bounds).
+  static std::optional<BucketSpec> parse(llvm::StringRef text,
+                                         std::string &error);
+};
+
 struct FunctionSignature {
   std::string name;
+  /// The public function this is a version of (== name without buckets),
+  /// the range of the bucket symbol it serves, and the input dim that
+  /// defines that symbol.
+  std::string entry;
+  int64_t bucketMin = 0, bucketMax = INT64_MAX;
+  unsigned bucketInput = 0;
+  int64_t bucketDim = -1; // -1: not bucketed
   TensorSignature inputs, results;
   /// The size checks the compiled entry makes (and the host repeats to word
   /// the error).
@@ -39,12 +57,23 @@ class CPUExecutable {
 public:
   /// Lowers (a clone of) `module` with the CPU pipeline and JIT-compiles it.
   /// Diagnostics go to the context's handler; `error` gets a summary.
+  /// With `buckets`, every public function is compiled once per bucket and
+  /// calls dispatch on the bucket symbol's value.
   static std::unique_ptr<CPUExecutable>
   compile(ModuleOp module, const CPUPipelineOptions &options,
-          std::string &error, std::string *llvmDialectDump = nullptr);
+          std::string &error, std::string *llvmDialectDump = nullptr,
+          const std::optional<BucketSpec> &buckets = std::nullopt);
 
-  /// Signature of `name`, or nullptr when there is no such public function.
+  /// Signature of the compiled function `name` (a public function, or one
+  /// bucket version), or nullptr.
   const FunctionSignature *lookup(StringRef name) const;
+
+  /// The compiled function that a call of entry `name` on inputs of these
+  /// shapes runs (the bucket holding the symbol's value), or nullptr with
+  /// `error` set.
+  const FunctionSignature *
+  dispatch(StringRef name, const std::vector<std::vector<int64_t>> &shapes,
+           std::string &error) const;
 
   /// Calls `name`. Fails with a message naming the input and dim when the
   /// inputs do not match the signature or its size constraints; nothing runs
@@ -55,6 +84,9 @@ public:
                      const std::vector<::tcc::runtime::HostTensor> &inputs,
                      std::vector<::tcc::runtime::HostTensor> &results,
                      std::string &error, bool hostChecks = true);
+
+  /// The versions compiled for entry `name` (one without buckets).
+  std::vector<const FunctionSignature *> versions(StringRef name) const;
 
   /// Checks `inputs` against `sig`: count, dtypes, ranks, then the shape
   /// guards (static dims, equal dims, ranges, divisibility).
