@@ -1073,3 +1073,85 @@ int64_t mlir::tcc::knownDivisor(AffineExpr e, func::FuncOp func,
     return std::gcd(l, r) == 0 ? 1 : std::gcd(l, r);
   return 1;
 }
+
+std::pair<int64_t, int64_t>
+mlir::tcc::sizeBounds(AffineExpr e, func::FuncOp func,
+                      SmallVectorImpl<std::string> &names) {
+  if (auto c = constantOf(e))
+    return {*c, *c};
+  if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+    int64_t lo = 0, hi = kNoMax;
+    if (auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr))
+      for (Attribute attr : list) {
+        std::string error;
+        auto c = parseSymbolConstraint(cast<StringAttr>(attr).getValue(),
+                                       func.getContext(), names, error);
+        if (succeeded(c) && c->kind == SymbolConstraint::Kind::Range &&
+            c->lhs == e) {
+          lo = std::max(lo, c->min);
+          hi = std::min(hi, c->max);
+        }
+      }
+    return {lo, hi};
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  auto [llo, lhi] = sizeBounds(bin.getLHS(), func, names);
+  auto [rlo, rhi] = sizeBounds(bin.getRHS(), func, names);
+  auto mul = [](int64_t a, int64_t b) {
+    int64_t r;
+    return (a == kNoMax || b == kNoMax || __builtin_mul_overflow(a, b, &r))
+               ? kNoMax
+               : r;
+  };
+  switch (e.getKind()) {
+  case AffineExprKind::Mul:
+    if (llo >= 0 && rlo >= 0)
+      return {mul(llo, rlo), mul(lhi, rhi)};
+    break;
+  case AffineExprKind::Add:
+    if (llo >= 0 && rlo >= 0)
+      return {llo + rlo, (lhi == kNoMax || rhi == kNoMax) ? kNoMax : lhi + rhi};
+    break;
+  default:
+    break;
+  }
+  return {0, kNoMax};
+}
+
+bool mlir::tcc::expectAtLeast(Value v, ArrayRef<int64_t> dims,
+                              int64_t threshold) {
+  auto t = cast<RankedTensorType>(v.getType());
+  int64_t staticPart = 1;
+  bool allStatic = true;
+  for (int64_t d : dims) {
+    if (t.isDynamicDim(d))
+      allStatic = false;
+    else
+      staticPart *= t.getDimSize(d);
+  }
+  // Dynamic sizes count as at least 1 here: an empty tensor costs nothing
+  // whatever the strategy.
+  if (allStatic || staticPart >= threshold)
+    return staticPart >= threshold;
+  Operation *owner = isa<BlockArgument>(v)
+                         ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                         : v.getDefiningOp();
+  auto func = owner ? owner->getParentOfType<func::FuncOp>() : func::FuncOp();
+  if (auto f = dyn_cast_or_null<func::FuncOp>(owner))
+    func = f;
+  SmallVector<std::string> names;
+  std::optional<SmallVector<AffineExpr>> shape = readShapeAnnotation(v, names);
+  if (!func || !shape) // not annotated: each dynamic dim its own symbol
+    return llvm::count_if(dims, [&](int64_t d) { return t.isDynamicDim(d); }) >= 2;
+  AffineExpr product = getAffineConstantExpr(1, v.getContext());
+  for (int64_t d : dims)
+    product = product * (*shape)[d];
+  auto [lo, hi] = sizeBounds(product, func, names);
+  if (lo >= threshold)
+    return true;
+  if (hi < threshold)
+    return false;
+  unsigned symbolsUsed = 0;
+  product.walk([&](AffineExpr e) { symbolsUsed += isa<AffineSymbolExpr>(e); });
+  return symbolsUsed >= 2;
+}

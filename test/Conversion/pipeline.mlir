@@ -28,7 +28,7 @@ func.func @mlp(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<32xf32>) 
 //  CHECK-SAME:   -> !llvm.struct<(i64, struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>)>
 //  CHECK-SAME:   attributes {llvm.emit_c_interface
 // CHECK-LABEL: llvm.func @_mlir_ciface_dynamic_softmax(
-//  CHECK-SAME:   %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {{.*}}, %{{.*}}: !llvm.ptr)
+//  CHECK-SAME:   %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 func.func @dynamic_softmax(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %0 = tcc.add %x, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   %1 = tcc.softmax %0 {axis = -1 : i64} : (tensor<?x8xf32>) -> tensor<?x8xf32>

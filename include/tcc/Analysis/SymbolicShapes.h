@@ -100,6 +100,19 @@ readShapeAnnotation(Value v, SmallVectorImpl<std::string> &names);
 int64_t knownDivisor(AffineExpr e, func::FuncOp func,
                      SmallVectorImpl<std::string> &names);
 
+/// Lower and upper bounds of `e` (symbol ids as in `names`) under the
+/// ranges in the function's `tcc.constraints`; sizes are never negative, so
+/// an unconstrained symbol is [0, INT64_MAX].
+std::pair<int64_t, int64_t> sizeBounds(AffineExpr e, func::FuncOp func,
+                                       SmallVectorImpl<std::string> &names);
+
+/// Whether the dims `dims` of `v` (product) are expected to be at least
+/// `threshold` at run time, for codegen strategy choices: static sizes
+/// decide exactly; otherwise the bounds from the constraints decide when
+/// they can; otherwise a product of several size symbols (batch x
+/// sequence) is taken as large and a lone symbol (a batch) as small.
+bool expectAtLeast(Value v, ArrayRef<int64_t> dims, int64_t threshold);
+
 } // namespace mlir::tcc
 
 #endif // TCC_ANALYSIS_SYMBOLICSHAPES_H

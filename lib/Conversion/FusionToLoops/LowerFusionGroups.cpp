@@ -179,18 +179,30 @@ void markParallelLoop(linalg::LinalgOp root,
     work *= ShapedType::isDynamic(r) ? 64 : r;
   if (loops.empty() || work < (1 << 16))
     return;
-  Operation *chosen = loops.front();
+  auto mark = UnitAttr::get(root.getContext());
   for (LoopLikeOpInterface loop : loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     if (!forOp)
       continue;
     std::optional<APInt> trips = forOp.getStaticTripCount();
     if (trips && trips->getSExtValue() >= 4) {
-      chosen = forOp;
-      break;
+      forOp->setAttr(kParallelLoopAttr, mark);
+      return;
     }
   }
-  chosen->setAttr(kParallelLoopAttr, UnitAttr::get(root.getContext()));
+  // No loop is known to be long: mark the leading band of dynamic loops
+  // (batch x sequence rows, say), which tcc-parallelize-tile-loops
+  // collapses into one parallel loop over their product.
+  bool any = false;
+  for (LoopLikeOpInterface loop : loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp || forOp.getStaticTripCount())
+      break;
+    forOp->setAttr(kParallelLoopAttr, mark);
+    any = true;
+  }
+  if (!any)
+    loops.front()->setAttr(kParallelLoopAttr, mark);
 }
 
 /// Marks the row x column tiles of dot-product contractions until their K

@@ -29,18 +29,44 @@ struct ParallelizeTileLoopsPass
         marked.push_back(forOp);
     });
     for (scf::ForOp forOp : marked) {
+      if (!forOp->hasAttr(tcc::kParallelLoopAttr))
+        continue; // Folded into an outer band already.
       forOp->removeAttr(tcc::kParallelLoopAttr);
       if (forOp.getNumResults() != 0)
         continue; // Still carries values (not bufferized in place): serial.
+      // A band: marked loops perfectly nested in this one, with bounds
+      // defined outside it, become extra dims of one scf.parallel.
+      SmallVector<scf::ForOp> band = {forOp};
+      while (true) {
+        Block *body = band.back().getBody();
+        auto inner = dyn_cast<scf::ForOp>(&body->front());
+        if (!inner || body->getOperations().size() != 2 ||
+            !inner->hasAttr(tcc::kParallelLoopAttr) ||
+            inner.getNumResults() != 0 ||
+            !llvm::all_of(ValueRange{inner.getLowerBound(),
+                                     inner.getUpperBound(), inner.getStep()},
+                          [&](Value v) {
+                            return v.getParentRegion()->isProperAncestor(
+                                &forOp.getRegion());
+                          }))
+          break;
+        inner->removeAttr(tcc::kParallelLoopAttr);
+        band.push_back(inner);
+      }
+      SmallVector<Value> lbs, ubs, steps;
+      for (scf::ForOp loop : band) {
+        lbs.push_back(loop.getLowerBound());
+        ubs.push_back(loop.getUpperBound());
+        steps.push_back(loop.getStep());
+      }
       OpBuilder b(forOp);
-      auto parallel = scf::ParallelOp::create(
-          b, forOp.getLoc(), ValueRange{forOp.getLowerBound()},
-          ValueRange{forOp.getUpperBound()}, ValueRange{forOp.getStep()});
-      Block *body = parallel.getBody();
+      auto parallel =
+          scf::ParallelOp::create(b, forOp.getLoc(), lbs, ubs, steps);
       IRMapping mapping;
-      mapping.map(forOp.getInductionVar(), parallel.getInductionVars()[0]);
-      b.setInsertionPointToStart(body);
-      for (Operation &op : forOp.getBody()->without_terminator())
+      for (auto [loop, iv] : llvm::zip(band, parallel.getInductionVars()))
+        mapping.map(loop.getInductionVar(), iv);
+      b.setInsertionPointToStart(parallel.getBody());
+      for (Operation &op : band.back().getBody()->without_terminator())
         b.clone(op, mapping);
       forOp.erase();
     }

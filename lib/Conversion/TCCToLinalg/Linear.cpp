@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Conversion/TCCToLinalg/TCCToLinalg.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
@@ -147,12 +148,13 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
     // a plain row-major matmul; with few rows (a policy at batch 1) that copy
     // would cost more than the product and the [n, k] weight is read as it is
     // (by the dot-product kernel).
-    int64_t staticRows = 1;
-    for (int64_t d : xt.getShape().drop_back())
-      if (!ShapedType::isDynamic(d))
-        staticRows *= d;
+    // Dynamic rows: the size facts decide (expectAtLeast), so a batch x
+    // sequence product counts as many rows and a lone batch as few.
     auto wType = op.getWeight().getType();
-    bool transposeWeight = staticRows >= 64 && wType.hasStaticShape();
+    bool transposeWeight =
+        wType.hasStaticShape() &&
+        expectAtLeast(op.getResult(), llvm::to_vector(llvm::seq<int64_t>(0, lead)),
+                      64);
     SmallVector<AffineExpr> xExprs, wExprs, outExprs;
     for (int64_t d = 0; d < lead; ++d) {
       xExprs.push_back(getAffineDimExpr(d, ctx));
