@@ -817,12 +817,21 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
     } else {
       for (int64_t d = 0; d < t.getRank(); ++d) {
         AffineExpr e = argDims[i][d];
-        if (!isa<AffineSymbolExpr, AffineConstantExpr>(e))
+        // An expression must be over names that some argument dim is:
+        // the entry guards compute it from those dims.
+        bool defined = true;
+        e.walk([&](AffineExpr sub) {
+          auto sym = dyn_cast<AffineSymbolExpr>(sub);
+          if (!sym || isa<AffineSymbolExpr>(e))
+            return;
+          defined &= llvm::any_of(argDims, [&](ArrayRef<AffineExpr> dims) {
+            return llvm::is_contained(dims, sub);
+          });
+        });
+        if (!defined)
           return func.emitError()
-                 << "argument " << i << " dim " << d
-                 << ": #tcc.shape on an argument takes a name or an integer, "
-                    "got "
-                 << a.str(e);
+                 << "argument " << i << " dim " << d << ": " << a.str(e)
+                 << " uses a name that no argument dim is";
         if (!t.isDynamicDim(d) && failed(a.unify(e, deriver.cst(t.getDimSize(d)),
                                                  func, [&] {
                                                    return "argument " +

@@ -36,6 +36,90 @@ using namespace mlir::tcc;
 
 namespace {
 
+/// Reassociation that folds each dim of `full` missing from `reduced`
+/// (a unit dim) into a kept neighbour; std::nullopt if `reduced` is not
+/// `full` minus unit dims.
+std::optional<SmallVector<ReassociationIndices>>
+unitDimReassociation(ArrayRef<int64_t> full, ArrayRef<int64_t> reduced) {
+  SmallVector<ReassociationIndices> groups;
+  size_t r = 0;
+  ReassociationIndices pending;
+  for (size_t d = 0; d < full.size(); ++d) {
+    pending.push_back(d);
+    bool keep = r < reduced.size() && full[d] == reduced[r] &&
+                // Keep a unit dim only if the dims left can still match.
+                (full[d] != 1 || full.size() - d - 1 >= reduced.size() - r - 1);
+    if (keep) {
+      groups.push_back(pending);
+      pending.clear();
+      ++r;
+    } else if (full[d] != 1) {
+      return std::nullopt;
+    }
+  }
+  if (r != reduced.size())
+    return std::nullopt;
+  if (!pending.empty()) {
+    if (groups.empty())
+      return std::nullopt;
+    llvm::append_range(groups.back(), pending);
+  }
+  return groups;
+}
+
+/// Rank-reducing extract_slice -> extract_slice + collapse_shape. With
+/// dynamic strides a rank-reducing memref.subview cannot tell which unit
+/// dims it dropped (it guesses wrong for the 1-D convs that conv
+/// decomposition produces); collapse_shape says so explicitly.
+struct ExplicitRankReducingExtract : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType full = op.inferResultType(
+        op.getSourceType(), op.getMixedSizes());
+    RankedTensorType reduced = op.getType();
+    if (full.getRank() == reduced.getRank() || !full.hasStaticShape())
+      return failure();
+    auto groups = unitDimReassociation(full.getShape(), reduced.getShape());
+    if (!groups)
+      return failure();
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), full, op.getSource(), op.getMixedOffsets(),
+        op.getMixedSizes(), op.getMixedStrides());
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, reduced, slice,
+                                                         *groups);
+    return success();
+  }
+};
+
+/// Rank-expanding insert_slice -> expand_shape + insert_slice (see above).
+struct ExplicitRankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto src = op.getSourceType();
+    SmallVector<int64_t> sizes;
+    for (OpFoldResult s : op.getMixedSizes()) {
+      std::optional<int64_t> c = getConstantIntValue(s);
+      if (!c)
+        return failure();
+      sizes.push_back(*c);
+    }
+    if ((int64_t)sizes.size() == src.getRank())
+      return failure();
+    auto groups = unitDimReassociation(sizes, src.getShape());
+    if (!groups)
+      return failure();
+    auto fullType = RankedTensorType::get(sizes, src.getElementType());
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, op.getLoc(), fullType, op.getSource(), *groups);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, expanded, op.getDest(), op.getMixedOffsets(), op.getMixedSizes(),
+        op.getMixedStrides());
+    return success();
+  }
+};
+
 /// Fuses elementwise producers into consumers inside one group.
 LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
   MLIRContext *ctx = group.getContext();
@@ -452,6 +536,10 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     RewritePatternSet decompose(ctx);
     linalg::populateDecomposeConvolutionPatterns(decompose);
     (void)applyPatternsGreedily(group.getBody(), std::move(decompose));
+    RewritePatternSet explicitReshapes(ctx);
+    explicitReshapes.add<ExplicitRankReducingExtract,
+                         ExplicitRankExpandingInsert>(ctx);
+    (void)applyPatternsGreedily(group.getBody(), std::move(explicitReshapes));
   }
 
   // Transposes left outside the tile loops (weights): 16 x 16 blocks, each
