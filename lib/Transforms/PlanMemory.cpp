@@ -1,16 +1,19 @@
 //===- PlanMemory.cpp - Arena planning for intermediate buffers -*- C++ -*-===//
 //
 // Intermediate buffers get offsets in one arena so that buffers whose live
-// ranges do not overlap share memory. Sizes with dynamic dims are handled by
-// tracking which function-argument dim each dynamic dim equals: buffers whose
-// sizes are the same product of such dims, times a constant, are planned
-// together in units of that product, so one plan holds for every size.
+// ranges do not overlap share memory. Sizes are expressions of the size
+// symbols (SymbolicShapeAnalysis): buffers whose sizes are a constant times
+// the same expression (B * S, or B * ((H - 1) floordiv 2 + 1) ** 2) are
+// planned together in units of that expression, so one plan holds for every
+// size.
 // Reshapes and slices alias their operand (they bufferize to views), so they
 // get no buffer of their own but extend their operand's live range.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 #include "tcc/Transforms/MemoryPlan.h"
 #include "tcc/Transforms/Passes.h"
@@ -20,7 +23,7 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
+#include <set>
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_PLANMEMORYPASS
@@ -32,205 +35,27 @@ using namespace mlir::tcc;
 
 namespace {
 
-/// Symbol ids for dynamic dims: ids below the number of argument symbols are
-/// argument dims; others are unknown (fresh) sizes.
-class DimSymbols {
-public:
-  explicit DimSymbols(func::FuncOp func) {
-    for (BlockArgument arg : func.getArguments()) {
-      auto t = dyn_cast<RankedTensorType>(arg.getType());
-      if (!t)
-        continue;
-      for (int64_t d = 0; d < t.getRank(); ++d)
-        if (t.isDynamicDim(d)) {
-          argDims.push_back({arg.getArgNumber(), d});
-          syms[{arg, d}] = nextId++;
-        }
-    }
-    numArgSymbols = nextId;
-    for (Operation &op : func.getBody().front())
-      visit(&op);
-  }
-
-  /// Symbol of dynamic dim `d` of `v` (fresh if never derived).
-  int64_t get(Value v, int64_t d) {
-    auto [it, inserted] = syms.try_emplace({v, d}, nextId);
-    if (inserted)
-      ++nextId;
-    return it->second;
-  }
-  bool isArgSymbol(int64_t id) const { return id < numArgSymbols; }
-
-  SmallVector<std::pair<unsigned, int64_t>> argDims;
-
-private:
-  void copy(Value to, int64_t td, Value from, int64_t fd) {
-    auto ft = cast<RankedTensorType>(from.getType());
-    if (ft.isDynamicDim(fd)) {
-      int64_t id = get(from, fd);
-      syms[{to, td}] = id;
-    }
-  }
-
-  /// Derives the symbols of `op`'s dynamic result dims from its operands.
-  void visit(Operation *op) {
-    if (auto group = dyn_cast<fusion::GroupOp>(op)) {
-      Block &body = group.getBodyBlock();
-      for (auto [arg, in] : llvm::zip(body.getArguments(), group.getInputs()))
-        if (auto t = dyn_cast<RankedTensorType>(arg.getType()))
-          for (int64_t d = 0; d < t.getRank(); ++d)
-            copy(arg, d, in, d);
-      for (Operation &inner : body.without_terminator())
-        visit(&inner);
-      auto yield = cast<fusion::YieldOp>(body.getTerminator());
-      for (auto [res, v] : llvm::zip(group.getResults(), yield.getValues()))
-        if (auto t = dyn_cast<RankedTensorType>(res.getType()))
-          for (int64_t d = 0; d < t.getRank(); ++d)
-            if (t.isDynamicDim(d))
-              copy(res, d, v, d);
-      return;
-    }
-    if (op->getNumResults() != 1)
-      return;
-    Value r = op->getResult(0);
-    auto rt = dyn_cast<RankedTensorType>(r.getType());
-    if (!rt || rt.hasStaticShape())
-      return;
-    int64_t rank = rt.getRank();
-    auto rankOf = [](Value v) {
-      return cast<RankedTensorType>(v.getType()).getRank();
-    };
-    // Aligned-from-the-right operands (broadcasting and same-shape ops).
-    auto alignedFrom = [&](ValueRange operands) {
-      for (int64_t d = 0; d < rank; ++d)
-        for (Value v : operands) {
-          int64_t od = d - (rank - rankOf(v));
-          if (od >= 0 && cast<RankedTensorType>(v.getType()).isDynamicDim(od)) {
-            copy(r, d, v, od);
-            break;
-          }
-        }
-    };
-    if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
-            SelectOp>(op)) {
-      alignedFrom(op->getOperands());
-    } else if (isa<BroadcastToOp>(op)) {
-      if (op->getNumOperands() == 1)
-        alignedFrom(op->getOperand(0));
-    } else if (isa<NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, AbsOp, TanhOp,
-                   SigmoidOp, ReluOp, SiluOp, ErfOp, GeluOp, CastOp, SoftmaxOp,
-                   LogSoftmaxOp, LayerNormOp, RmsNormOp, BatchNormOp>(op)) {
-      alignedFrom(op->getOperand(0));
-    } else if (auto red = dyn_cast<ReduceSumOp>(op)) {
-      reduceDims(r, red.getX(), red.getAxes(), red.getKeepDims());
-    } else if (auto red = dyn_cast<ReduceMeanOp>(op)) {
-      reduceDims(r, red.getX(), red.getAxes(), red.getKeepDims());
-    } else if (auto red = dyn_cast<ReduceMaxOp>(op)) {
-      reduceDims(r, red.getX(), red.getAxes(), red.getKeepDims());
-    } else if (auto red = dyn_cast<ReduceMinOp>(op)) {
-      reduceDims(r, red.getX(), red.getAxes(), red.getKeepDims());
-    } else if (auto lin = dyn_cast<LinearOp>(op)) {
-      for (int64_t d = 0; d + 1 < rank; ++d)
-        copy(r, d, lin.getX(), d);
-      copy(r, rank - 1, lin.getWeight(), 0);
-    } else if (auto mm = dyn_cast<MatmulOp>(op)) {
-      SmallVector<Value> both = {mm.getA(), mm.getB()};
-      for (int64_t d = 0; d + 2 < rank; ++d)
-        for (Value v : both) {
-          int64_t od = d - (rank - rankOf(v));
-          if (od >= 0 && cast<RankedTensorType>(v.getType()).isDynamicDim(od)) {
-            copy(r, d, v, od);
-            break;
-          }
-        }
-      copy(r, rank - 2, mm.getA(), rankOf(mm.getA()) - 2);
-      copy(r, rank - 1, mm.getB(), rankOf(mm.getB()) - 1);
-    } else if (auto conv = dyn_cast<Conv2dOp>(op)) {
-      copy(r, 0, conv.getX(), 0);
-      copy(r, 1, conv.getWeight(), 0);
-    } else if (isa<MaxPool2dOp, AvgPool2dOp>(op)) {
-      copy(r, 0, op->getOperand(0), 0);
-      copy(r, 1, op->getOperand(0), 1);
-    } else if (auto att = dyn_cast<AttentionOp>(op)) {
-      for (int64_t d = 0; d + 1 < rank; ++d)
-        copy(r, d, att.getQ(), d);
-      copy(r, rank - 1, att.getV(), rank - 1);
-    } else if (auto tr = dyn_cast<TransposeOp>(op)) {
-      for (auto [d, p] : llvm::enumerate(tr.getPermutation()))
-        copy(r, d, tr.getX(), p);
-    } else if (auto re = dyn_cast<ReshapeOp>(op)) {
-      // One dynamic dim on each side and equal static parts: same size.
-      auto in = re.getX().getType();
-      if (in.getNumDynamicDims() == 1 && rt.getNumDynamicDims() == 1) {
-        auto staticProduct = [](RankedTensorType t) {
-          int64_t p = 1;
-          for (int64_t s : t.getShape())
-            if (!ShapedType::isDynamic(s))
-              p *= s;
-          return p;
-        };
-        if (staticProduct(in) == staticProduct(rt)) {
-          int64_t id = 0, od = 0;
-          while (!in.isDynamicDim(id))
-            ++id;
-          while (!rt.isDynamicDim(od))
-            ++od;
-          copy(r, od, re.getX(), id);
-        }
-      }
-    } else if (auto cat = dyn_cast<ConcatOp>(op)) {
-      int64_t axis = *normalizeAxis(cat.getAxis(), rank);
-      for (int64_t d = 0; d < rank; ++d)
-        if (d != axis)
-          copy(r, d, cat.getInputs()[0], d);
-    } else if (auto sl = dyn_cast<SliceOp>(op)) {
-      auto steps = sl.getStepsOrDefault();
-      for (int64_t d = 0; d < rank; ++d)
-        if (sl.getStarts()[d] == 0 && sl.getEnds()[d] >= INT64_MAX / 2 &&
-            steps[d] == 1)
-          copy(r, d, sl.getX(), d);
-    } else if (auto g = dyn_cast<GatherOp>(op)) {
-      int64_t axis = *normalizeAxis(g.getAxis(), rankOf(g.getX()));
-      int64_t ir = rankOf(g.getIndices());
-      for (int64_t d = 0; d < axis; ++d)
-        copy(r, d, g.getX(), d);
-      for (int64_t d = 0; d < ir; ++d)
-        copy(r, axis + d, g.getIndices(), d);
-      for (int64_t d = axis + 1; d < rankOf(g.getX()); ++d)
-        copy(r, d - 1 + ir, g.getX(), d);
-    }
-  }
-
-  void reduceDims(Value r, Value x, ArrayRef<int64_t> axes, bool keepDims) {
-    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-    SmallVector<int64_t> norm;
-    for (int64_t a : axes)
-      norm.push_back(*normalizeAxis(a, rank));
-    if (axes.empty())
-      return;
-    int64_t out = 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (llvm::is_contained(norm, d)) {
-        if (keepDims)
-          ++out;
-        continue;
-      }
-      copy(r, out++, x, d);
-    }
-  }
-
-  DenseMap<std::pair<Value, int64_t>, int64_t> syms;
-  int64_t nextId = 0;
-  int64_t numArgSymbols = 0;
-};
-
 struct Buffer {
   Operation *def;
   int64_t start, end; // live range in top-level op indices (inclusive)
-  int64_t size;       // bytes, in units of the region's symbol product
-  SmallVector<int64_t> monomial;
+  int64_t size;       // bytes, in units of the region's scale
+  AffineExpr scale;   // the symbolic factor of the size (1 when static)
   int64_t offset = -1;
 };
+
+/// Splits a size expression into constant * scale, the scale without a
+/// constant factor (B * S * 768 -> 768, B * S).
+std::pair<int64_t, AffineExpr> splitConstantFactor(AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return {c.getValue(), getAffineConstantExpr(1, e.getContext())};
+  if (e.getKind() == AffineExprKind::Mul) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    auto [lc, ls] = splitConstantFactor(bin.getLHS());
+    auto [rc, rs] = splitConstantFactor(bin.getRHS());
+    return {lc * rc, ls * rs};
+  }
+  return {1, e};
+}
 
 int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
@@ -293,7 +118,13 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       return v;
     };
 
-    DimSymbols symbols(func);
+    // Sizes are expressions of the function's size symbols; a buffer whose
+    // size needs a symbol the entry cannot read from an argument dim (a
+    // data-dependent size) keeps its own allocation.
+    FailureOr<SymbolicShapeAnalysis> shapes = SymbolicShapeAnalysis::run(func);
+    if (failed(shapes))
+      return signalPassFailure();
+    ArrayRef<std::string> names = shapes->getNames();
     llvm::MapVector<Value, Buffer> buffers;
     DenseSet<Value> escaping;
     for (Operation &op : block) {
@@ -315,39 +146,50 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       auto t = dyn_cast<RankedTensorType>(r.getType());
       if (!t || !t.getElementType().isIntOrFloat())
         continue;
-      Buffer b{&op, index[&op], index[&op], elementBytes(t.getElementType()),
-               {}};
+      AffineExpr bytes =
+          getAffineConstantExpr(elementBytes(t.getElementType()), &getContext());
+      SmallVector<AffineExpr> dims = shapes->getShape(r);
+      if ((int64_t)dims.size() != t.getRank())
+        continue;
+      for (AffineExpr d : dims)
+        bytes = bytes * d;
       bool plannable = true;
-      for (int64_t d = 0; d < t.getRank(); ++d) {
-        if (!t.isDynamicDim(d)) {
-          b.size *= t.getDimSize(d);
-          continue;
-        }
-        int64_t s = symbols.get(r, d);
-        plannable &= symbols.isArgSymbol(s);
-        b.monomial.push_back(s);
-      }
+      bytes.walk([&](AffineExpr e) {
+        if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+          plannable &= shapes->getSymbol(sym.getPosition()).fromInputs;
+      });
       if (!plannable)
-        continue; // A size the entry point cannot compute: own allocation.
-      llvm::sort(b.monomial);
-      buffers.insert({r, b});
+        continue;
+      auto [size, scale] = splitConstantFactor(bytes);
+      buffers.insert({r, Buffer{&op, index[&op], index[&op], size, scale}});
+    }
+    // Which argument dim each symbol is read from.
+    DenseMap<unsigned, std::pair<unsigned, int64_t>> definitions;
+    for (BlockArgument arg : func.getArguments()) {
+      SmallVector<AffineExpr> dims = shapes->getShape(arg);
+      for (auto [d, e] : llvm::enumerate(dims))
+        if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+          definitions.try_emplace(sym.getPosition(), arg.getArgNumber(), d);
     }
 
-    // Group by symbol product and plan each region.
-    std::map<SmallVector<int64_t>, SmallVector<Buffer *>> regions;
+    // Group by scale and plan each region (static sizes first).
+    llvm::MapVector<AffineExpr, SmallVector<Buffer *>> regions;
+    regions[getAffineConstantExpr(1, &getContext())];
     int64_t numPlanned = 0;
     for (auto &[v, b] : buffers) {
       if (escaping.contains(v))
         continue;
-      regions[b.monomial].push_back(&b);
+      regions[b.scale].push_back(&b);
       ++numPlanned;
     }
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);
     SmallVector<Attribute> regionAttrs;
-    llvm::SmallSet<int64_t, 4> usedSymbols;
+    std::set<unsigned> usedSymbols;
     int64_t regionIndex = 0, naiveStatic = 0;
-    for (auto &[monomial, bufs] : regions) {
+    for (auto &[scale, bufs] : regions) {
+      if (bufs.empty())
+        continue;
       int64_t peak = placeGreedyBySize(bufs, alignment);
       int64_t naive = 0;
       for (Buffer *b : bufs) {
@@ -362,57 +204,52 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
                  builder.getNamedAttr("size",
                                       builder.getI64IntegerAttr(b->size))}));
       }
-      if (monomial.empty())
+      if (isa<AffineConstantExpr>(scale))
         naiveStatic = naive;
-      SmallVector<Attribute> scale;
-      for (int64_t s : monomial) {
-        scale.push_back(builder.getStringAttr("s" + std::to_string(s)));
-        usedSymbols.insert(s);
-      }
+      scale.walk([&](AffineExpr e) {
+        if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+          usedSymbols.insert(sym.getPosition());
+      });
       regionAttrs.push_back(builder.getDictionaryAttr(
           {builder.getNamedAttr("size", builder.getI64IntegerAttr(
                                             alignTo(peak, alignment))),
            builder.getNamedAttr("naive", builder.getI64IntegerAttr(naive)),
-           builder.getNamedAttr("scale", builder.getArrayAttr(scale))}));
+           builder.getNamedAttr("scale", builder.getStringAttr(printSymbolicExpr(
+                                             scale, names)))}));
       ++regionIndex;
     }
     SmallVector<NamedAttribute> symAttrs;
-    for (int64_t s : usedSymbols) {
-      auto [arg, dim] = symbols.argDims[s];
+    for (unsigned s : usedSymbols) {
+      auto [arg, dim] = definitions.lookup(s);
       symAttrs.push_back(builder.getNamedAttr(
-          "s" + std::to_string(s),
-          builder.getDenseI64ArrayAttr({(int64_t)arg, dim})));
+          names[s], builder.getDenseI64ArrayAttr({(int64_t)arg, dim})));
     }
     if (report) {
       llvm::errs() << "plan-memory: @" << func.getName() << ": "
                    << numPlanned << " intermediate buffers, arena";
-      auto term = [&](int64_t bytes, ArrayAttr scale) {
-        std::string s = std::to_string(bytes) + " B";
-        for (Attribute a : scale)
-          s += " x " + cast<StringAttr>(a).getValue().str();
+      auto term = [&](DictionaryAttr d, StringRef key) {
+        std::string s =
+            std::to_string(d.getAs<IntegerAttr>(key).getInt()) + " B";
+        StringRef scale = d.getAs<StringAttr>("scale").getValue();
+        if (scale != "1")
+          s += " x " + (scale.contains(' ') ? "(" + scale.str() + ")"
+                                            : scale.str());
         return s;
       };
-      int64_t k = 0;
-      for (Attribute r : regionAttrs) {
-        auto d = cast<DictionaryAttr>(r);
-        llvm::errs() << (k++ ? " + " : " ")
-                     << term(d.getAs<IntegerAttr>("size").getInt(),
-                             d.getAs<ArrayAttr>("scale"));
-      }
-      if (regionAttrs.empty())
-        llvm::errs() << " 0 B";
-      llvm::errs() << " (without reuse:";
-      k = 0;
-      for (Attribute r : regionAttrs) {
-        auto d = cast<DictionaryAttr>(r);
-        llvm::errs() << (k++ ? " + " : " ")
-                     << term(d.getAs<IntegerAttr>("naive").getInt(),
-                             d.getAs<ArrayAttr>("scale"));
+      for (StringRef key : {"size", "naive"}) {
+        if (key == "naive")
+          llvm::errs() << " (without reuse:";
+        int64_t k = 0;
+        for (Attribute r : regionAttrs)
+          llvm::errs() << (k++ ? " + " : " ")
+                       << term(cast<DictionaryAttr>(r), key);
+        if (regionAttrs.empty())
+          llvm::errs() << " 0 B";
       }
       llvm::errs() << ")";
-      for (int64_t s : usedSymbols) {
-        auto [arg, dim] = symbols.argDims[s];
-        llvm::errs() << "; s" << s << " = arg" << arg << " dim " << dim;
+      for (unsigned s : usedSymbols) {
+        auto [arg, dim] = definitions.lookup(s);
+        llvm::errs() << "; " << names[s] << " = arg" << arg << " dim " << dim;
       }
       llvm::errs() << "\n";
     }

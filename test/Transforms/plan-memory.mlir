@@ -8,7 +8,7 @@
 // with disjoint lifetimes share offset 0 and the arena holds two buffers
 // where a naive plan holds four. The returned value is not planned.
 // CHECK-LABEL: func.func @disjoint_lifetimes_share
-//  CHECK-SAME:   attributes {tcc.arena = [{naive = 4096 : i64, scale = [], size = 2048 : i64}], tcc.naive_size = 4096 : i64, tcc.symbols = {}}
+//  CHECK-SAME:   attributes {tcc.arena = [{naive = 4096 : i64, scale = "1", size = 2048 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 4096 : i64}
 // Transposes are "copy" groups with a buffer of their own; the ops inside a
 // group get none.
 //       CHECK:   %[[M0:.+]] = fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 1024 : i64}}
@@ -23,7 +23,7 @@
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[M2]]
 // ALIGN128-LABEL: func.func @disjoint_lifetimes_share
-//  ALIGN128-SAME:   tcc.arena = [{naive = 4096 : i64, scale = [], size = 2048 : i64}]
+//  ALIGN128-SAME:   tcc.arena = [{naive = 4096 : i64, scale = "1", size = 2048 : i64}]
 func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %0 = tcc.matmul %x, %w : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<16x16xf32>) -> tensor<16x16xf32>
@@ -39,7 +39,7 @@ func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>
 // offset is a multiple of the alignment (64 by default, 128 or 16 when
 // asked for).
 // CHECK-LABEL: func.func @overlapping_lifetimes
-//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = [], size = 192 : i64}], tcc.naive_size = 192 : i64
+//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = "1", size = 192 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 192 : i64
 //       CHECK:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}}
 //       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 40 : i64}
 //       CHECK:     tcc.transpose
@@ -49,12 +49,12 @@ func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[R]]
 // ALIGN128-LABEL: func.func @overlapping_lifetimes
-//  ALIGN128-SAME:   tcc.arena = [{naive = 384 : i64, scale = [], size = 384 : i64}], tcc.naive_size = 384 : i64
+//  ALIGN128-SAME:   tcc.arena = [{naive = 384 : i64, scale = "1", size = 384 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 384 : i64
 //       ALIGN128:   tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN128:   tcc.buffer = {offset = 128 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN128:   tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 40 : i64}
 // ALIGN16-LABEL: func.func @overlapping_lifetimes
-//  ALIGN16-SAME:   tcc.arena = [{naive = 144 : i64, scale = [], size = 144 : i64}], tcc.naive_size = 144 : i64
+//  ALIGN16-SAME:   tcc.arena = [{naive = 144 : i64, scale = "1", size = 144 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 144 : i64
 //       ALIGN16:   tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN16:   tcc.buffer = {offset = 48 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN16:   tcc.buffer = {offset = 96 : i64, region = 0 : i64, size = 40 : i64}
@@ -72,7 +72,7 @@ func.func @overlapping_lifetimes(%x: tensor<10xf32>) -> tensor<10xf32> {
 // %b, live across both (the matmul reads it through a reshape), goes after.
 // %a: 4096 B live [0, 1]; %b: 128 B live [1, 4]; %c: 4096 B live [2, 4].
 // CHECK-LABEL: func.func @largest_first
-//  CHECK-SAME:   tcc.arena = [{naive = 8320 : i64, scale = [], size = 4224 : i64}]
+//  CHECK-SAME:   tcc.arena = [{naive = 8320 : i64, scale = "1", size = 4224 : i64}]
 //       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 4096 : i64}
 //       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "reduction"{{.*}}tcc.buffer = {offset = 4096 : i64, region = 0 : i64, size = 128 : i64}
@@ -97,7 +97,7 @@ func.func @largest_first(%x: tensor<32x32xf32>) -> tensor<32x1xf32> {
 // Only intermediates are planned: a value that is returned (directly or
 // through a reshape, which aliases it) gets no offset, and constants get none.
 // CHECK-LABEL: func.func @returned_not_planned
-//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = [], size = 128 : i64}], tcc.naive_size = 128 : i64
+//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = "1", size = 128 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 128 : i64
 //       CHECK:   %[[C:.+]] = tcc.constant
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   %[[E:.+]] = fusion.group "pointwise"{{.*}} -> tensor<2x4xf32> {
@@ -128,7 +128,7 @@ func.func @returned_not_planned(%x: tensor<2x4xf32>) -> (tensor<8xf32>, tensor<2
 // and its uses keep the operand alive. %a is last read through %r by the
 // final add, so %b (made after the reshape) cannot reuse %a's memory.
 // CHECK-LABEL: func.func @reshape_extends_lifetime
-//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = [], size = 128 : i64}]
+//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = "1", size = 128 : i64}]
 //       CHECK:   %[[A:.+]] = fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}}
 //       CHECK:   %[[R:.+]] = tcc.reshape %[[A]]
 //   CHECK-NOT:   tcc.buffer
@@ -149,7 +149,7 @@ func.func @reshape_extends_lifetime(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> t
 // Counterpart: the view's last use comes before %b is made, so %b reuses
 // %a's offset. (%a: [0, 2], %t: [2, 4], %b: [3, 4].)
 // CHECK-LABEL: func.func @view_dead_before_reuse
-//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = [], size = 128 : i64}]
+//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = "1", size = 128 : i64}]
 //       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}
 //       CHECK:   %[[R:.+]] = tcc.reshape
 //   CHECK-NOT:   tcc.buffer
@@ -172,7 +172,7 @@ func.func @view_dead_before_reuse(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> ten
 // they are planned together in a region scaled by s0 = dim 0 of argument 0.
 // Offsets and sizes are per unit of s0.
 // CHECK-LABEL: func.func @dynamic_batch
-//  CHECK-SAME:   attributes {tcc.arena = [{naive = 1088 : i64, scale = ["s0"], size = 512 : i64}], tcc.naive_size = 0 : i64, tcc.symbols = {s0 = array<i64: 0, 0>}}
+//  CHECK-SAME:   attributes {tcc.arena = [{naive = 1088 : i64, scale = "s0", size = 512 : i64}], tcc.arena_symbols = {s0 = array<i64: 0, 0>}, tcc.naive_size = 0 : i64}
 //       CHECK:   fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 256 : i64}}
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<64x?xf32> attributes {tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 256 : i64}}
 //       CHECK:     tcc.transpose
@@ -200,9 +200,9 @@ func.func @dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<
 // symbols, the static region first. Symbols name (argument, dim): s0 is
 // dim 1 of argument 0 (symbols count the dynamic dims of the arguments).
 // CHECK-LABEL: func.func @static_and_dynamic_regions
-//  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = [], size = 64 : i64}, {naive = 64 : i64, scale = ["s0"], size = 64 : i64}]
+//  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = "1", size = 64 : i64}, {naive = 64 : i64, scale = "s0", size = 64 : i64}]
+//  CHECK-SAME:   tcc.arena_symbols = {s0 = array<i64: 0, 1>}
 //  CHECK-SAME:   tcc.naive_size = 64 : i64
-//  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 1>}
 //       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 16 : i64}
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<4x?xf32> {
 //       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 16 : i64}
@@ -220,8 +220,8 @@ func.func @static_and_dynamic_regions(%x: tensor<4x?xf32>, %y: tensor<?x4xf32>, 
 // Two dynamic dims that are both the same argument dim: that buffer's region
 // is scaled by s0 * s0, after the region scaled by s0 alone.
 // CHECK-LABEL: func.func @squared_symbol
-//  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = ["s0"], size = 64 : i64}, {naive = 64 : i64, scale = ["s0", "s0"], size = 64 : i64}]
-//  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 0>}
+//  CHECK-SAME:   tcc.arena = [{naive = 64 : i64, scale = "s0", size = 64 : i64}, {naive = 64 : i64, scale = "s0 * s0", size = 64 : i64}]
+//  CHECK-SAME:   tcc.arena_symbols = {s0 = array<i64: 0, 0>}
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<8x?xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 32 : i64}}
 //       CHECK:     tcc.transpose
 //       CHECK:   fusion.group "matmul"{{.*}}tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 4 : i64}
@@ -241,7 +241,7 @@ func.func @squared_symbol(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
 // dims come from a shape operand) is not planned; it keeps its own
 // allocation.
 // CHECK-LABEL: func.func @unplannable_dynamic
-//  CHECK-SAME:   tcc.arena = [], tcc.naive_size = 0 : i64, tcc.symbols = {}
+//  CHECK-SAME:   tcc.arena = [], tcc.arena_symbols = {}, tcc.naive_size = 0 : i64
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   fusion.group "pointwise"
 //   CHECK-NOT:   tcc.buffer
@@ -262,19 +262,19 @@ func.func @unplannable_dynamic(%x: tensor<16xf32>, %s: tensor<2xi64>) -> tensor<
 // transposes are s0 = dim 0 of argument 0 times 32 bytes and share memory
 // when their lifetimes are disjoint (%0: [0, 3], %3: [3, 4], %4: [4, 7]);
 // the gather is scaled by its indices' length, s1 = dim 0 of argument 2.
-// A concat along the dynamic axis has a size that is a sum (s0 + s1), not a
-// product of symbols: it is not planned.
+// A concat along the dynamic axis has a size that is a sum (s0 + s1): it
+// gets a region of its own, scaled by that expression.
 // CHECK-LABEL: func.func @dynamic_copy_groups
-//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = [], size = 128 : i64}, {naive = 192 : i64, scale = ["s0"], size = 128 : i64}, {naive = 64 : i64, scale = ["s1"], size = 64 : i64}]
+//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = "1", size = 128 : i64}, {naive = 192 : i64, scale = "s0", size = 128 : i64}, {naive = 64 : i64, scale = "s1", size = 64 : i64}, {naive = 64 : i64, scale = "s0 + s1", size = 64 : i64}]
+//  CHECK-SAME:   tcc.arena_symbols = {s0 = array<i64: 0, 0>, s1 = array<i64: 2, 0>}
 //  CHECK-SAME:   tcc.naive_size = 128 : i64
-//  CHECK-SAME:   tcc.symbols = {s0 = array<i64: 0, 0>, s1 = array<i64: 2, 0>}
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x8xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 1 : i64, size = 32 : i64}}
 //  CHECK-NEXT:   ^bb0(
 //  CHECK-NEXT:     tcc.concat %{{.*}} {axis = 1 : i64} :
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x4xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 2 : i64, size = 16 : i64}}
 //  CHECK-NEXT:   ^bb0(
 //  CHECK-NEXT:     tcc.gather %{{.*}} :
-//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x4xf32> {
+//       CHECK:   fusion.group "copy"{{.*}} -> tensor<?x4xf32> attributes {tcc.buffer = {offset = 0 : i64, region = 3 : i64, size = 16 : i64}}
 //  CHECK-NEXT:   ^bb0(
 //  CHECK-NEXT:     tcc.concat %{{.*}} {axis = 0 : i64} :
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<8x?xf32> attributes {tcc.buffer = {offset = 64 : i64, region = 1 : i64, size = 32 : i64}}

@@ -58,7 +58,7 @@ def MaterializeMemoryPlanPass
   }];
   let dependentDialects = [
     "::mlir::memref::MemRefDialect", "::mlir::bufferization::BufferizationDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"
   ];
 }
 

@@ -5,10 +5,12 @@
 // one place keeps the two in step.
 //
 // On the function:
-//   tcc.symbols = {s0 = array<i64: ARG, DIM>, ...}   runtime dims the plan uses
-//   tcc.arena   = [{size = N, scale = ["s0", ...]}, ...]
-//       one region per distinct product of symbols; region r occupies
-//       size * prod(scale) bytes after the regions before it.
+//   tcc.arena_symbols = {B = array<i64: ARG, DIM>, ...}  size symbols the
+//       plan uses and the argument dim each is read from
+//   tcc.arena   = [{size = N, naive = M, scale = "B * S"}, ...]
+//       one region per distinct scale (an expression of the symbols, "1"
+//       for static sizes); region r occupies size * scale bytes after the
+//       regions before it.
 // On each op whose result is a planned buffer:
 //   tcc.buffer = {region = R, offset = O, size = S}
 //       bytes [O, O + S) of region R, both scaled by the region's product.
@@ -22,7 +24,7 @@
 
 namespace mlir::tcc {
 
-constexpr llvm::StringLiteral kSymbolsAttr = "tcc.symbols";
+constexpr llvm::StringLiteral kSymbolsAttr = "tcc.arena_symbols";
 constexpr llvm::StringLiteral kArenaAttr = "tcc.arena";
 constexpr llvm::StringLiteral kBufferAttr = "tcc.buffer";
 constexpr llvm::StringLiteral kNaiveSizeAttr = "tcc.naive_size";

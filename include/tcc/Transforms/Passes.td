@@ -58,10 +58,14 @@ def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
     The plan is written into the IR (encoding in
     include/tcc/Transforms/MemoryPlan.h): each defining op gets
     `tcc.buffer = {region, offset, size}` (bytes), the function gets
-    `tcc.arena` (one region per product of dynamic argument dims, sizes in
-    units of that product), `tcc.symbols` (which argument dim each symbol
-    is) and `tcc.naive_size` (the static bytes without reuse). Lowering honours the plan: one
-    arena allocation per call, every planned buffer a view into it.
+    `tcc.arena` (one region per size expression: sizes are expressions of
+    the size symbols of --symbolic-shapes, and buffers that are a constant
+    times the same expression, `B * S` say, are planned together in units
+    of it), `tcc.arena_symbols` (the argument dim each symbol is read from)
+    and `tcc.naive_size` (the static bytes without reuse). Sizes that depend
+    on data (a mask_select's count) are not planned. Lowering honours the
+    plan: one arena allocation per call, every planned buffer a view into
+    it.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Conversion/Passes.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Transforms/MemoryPlan.h"
 
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -71,7 +72,8 @@ struct MaterializeMemoryPlanPass
     Location loc = func.getLoc();
     OpBuilder b(&func.getBody().front(), func.getBody().front().begin());
     // Symbol values, region scales and bases.
-    llvm::StringMap<Value> symValues;
+    SmallVector<std::string> names;
+    SmallVector<Value> symValues;
     for (NamedAttribute sym : symbols) {
       auto argDim = dyn_cast<DenseI64ArrayAttr>(sym.getValue());
       if (!argDim || argDim.size() != 2 ||
@@ -79,22 +81,27 @@ struct MaterializeMemoryPlanPass
         func.emitError("malformed ") << kSymbolsAttr << " entry " << sym.getName();
         return signalPassFailure();
       }
-      symValues[sym.getName()] = tensor::DimOp::create(
-          b, loc, func.getArgument(argDim[0]), argDim[1]);
+      names.push_back(sym.getName().str());
+      symValues.push_back(tensor::DimOp::create(
+          b, loc, func.getArgument(argDim[0]), argDim[1]));
     }
     SmallVector<Value> scales, bases;
     Value total = arith::ConstantIndexOp::create(b, loc, 0);
     for (Attribute r : regions) {
       auto region = cast<DictionaryAttr>(r);
-      Value scale = arith::ConstantIndexOp::create(b, loc, 1);
-      for (Attribute s : region.getAs<ArrayAttr>("scale")) {
-        Value v = symValues.lookup(cast<StringAttr>(s).getValue());
-        if (!v) {
-          func.emitError("memory plan uses an undefined symbol ") << s;
-          return signalPassFailure();
-        }
-        scale = arith::MulIOp::create(b, loc, scale, v);
+      auto text = region.getAs<StringAttr>("scale");
+      std::string error;
+      size_t known = names.size();
+      FailureOr<AffineExpr> expr =
+          text ? parseSymbolicExpr(text.getValue(), &getContext(), names, error)
+               : FailureOr<AffineExpr>(failure());
+      if (failed(expr) || names.size() != known) {
+        func.emitError("memory plan region scale ")
+            << text << (error.empty() ? " uses an undefined symbol" : ": " + error);
+        return signalPassFailure();
       }
+      Value scale = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(0, names.size(), *expr), symValues);
       scales.push_back(scale);
       bases.push_back(total);
       Value size = arith::MulIOp::create(
