@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Transforms/MemoryPlan.h"
@@ -204,13 +205,42 @@ void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
 
 /// Splits the last, partial tile off `loop` so the main loop runs full,
 /// statically shaped tiles (which vectorize) and the remainder runs once.
-void peelPartialTile(RewriterBase &rewriter, LoopLikeOpInterface loop) {
+/// With `divisible` (the trip range is known to be a multiple of the step:
+/// a size fact the entry guards check) the remainder never runs and is
+/// dropped.
+void peelPartialTile(RewriterBase &rewriter, LoopLikeOpInterface loop,
+                     bool divisible = false) {
   auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
   if (!forOp)
     return;
   scf::ForOp partial;
   rewriter.setInsertionPoint(forOp);
-  (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)) ||
+      !partial || !divisible)
+    return;
+  rewriter.replaceOp(partial, partial.getInitArgs());
+}
+
+/// For each loop of `root`, the largest k known to divide its range (from
+/// the group result's size expression and the function's constraints).
+SmallVector<int64_t> loopDivisors(fusion::GroupOp group,
+                                  linalg::LinalgOp root) {
+  SmallVector<int64_t> divisors(root.getNumLoops(), 1);
+  auto func = group->getParentOfType<func::FuncOp>();
+  SmallVector<std::string> names;
+  std::optional<SmallVector<AffineExpr>> shape =
+      group->getNumResults() == 1
+          ? readShapeAnnotation(group->getResult(0), names)
+          : std::nullopt;
+  if (!func || !shape || root.getNumDpsInits() != 1)
+    return divisors;
+  AffineMap out = root.getMatchingIndexingMap(root.getDpsInitOperand(0));
+  if (out.getNumResults() != shape->size())
+    return divisors;
+  for (auto [p, e] : llvm::enumerate(out.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      divisors[dim.getPosition()] = knownDivisor((*shape)[p], func, names);
+  return divisors;
 }
 
 /// What the canonicalizer collects: dialect-level patterns (linalg's folding
@@ -473,10 +503,16 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       if (op->use_empty())
         rewriter.eraseOp(op);
     markParallelLoop(root, tiled->loops);
+    SmallVector<int64_t> divisors = loopDivisors(group, root);
     if (root->use_empty())
       rewriter.eraseOp(root);
-    for (LoopLikeOpInterface loop : tiled->loops)
-      peelPartialTile(rewriter, loop);
+    SmallVector<int64_t> tiledDims;
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (size != 0)
+        tiledDims.push_back(d);
+    for (auto [loop, d] : llvm::zip(tiled->loops, tiledDims))
+      peelPartialTile(rewriter, loop,
+                      divisors[d] != 0 && divisors[d] % sizes[d] == 0);
     simplifyGroup(group, canonicalize);
   }
 
