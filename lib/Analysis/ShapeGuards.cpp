@@ -156,6 +156,8 @@ ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
   };
   // "B = 5" or "(H - 1) floordiv 2 + 1 = 4 (H = 8)".
   auto valueOf = [&](AffineExpr e) {
+    if (isa<AffineConstantExpr>(e))
+      return std::to_string(eval(e));
     std::string s = expr(e) + " = " + std::to_string(eval(e));
     if (!isa<AffineSymbolExpr>(e)) {
       std::string bindings;
@@ -202,7 +204,9 @@ ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
     case ShapeGuard::Kind::Range: {
       int64_t v = eval(g.lhs);
       if (v < g.min || v > g.max)
-        msg = valueOf(g.lhs) + " outside [" + std::to_string(g.min) + ", " +
+        msg = valueOf(g.lhs) + " outside [" +
+              (g.min == INT64_MIN ? std::string("-inf") : std::to_string(g.min)) +
+              ", " +
               (g.max == INT64_MAX ? std::string("inf") : std::to_string(g.max)) +
               "]";
       break;

@@ -26,7 +26,7 @@ static std::optional<int64_t> constantOf(AffineExpr e) {
 }
 
 static std::string rangeStr(int64_t min, int64_t max) {
-  return "[" + std::to_string(min) + ", " +
+  return "[" + (min == INT64_MIN ? std::string("-inf") : std::to_string(min)) + ", " +
          (max == kNoMax ? std::string("inf") : std::to_string(max)) + "]";
 }
 
@@ -115,8 +115,10 @@ std::pair<int64_t, int64_t> SymbolicShapeAnalysis::bounds(AffineExpr e) {
 LogicalResult SymbolicShapeAnalysis::addFacts(AffineExpr e, int64_t min,
                                               int64_t max, int64_t divisor,
                                               Operation *where) {
+  AffineExpr original = e;
   e = resolve(e);
-  auto what = [&] { return str(e); };
+  // Name what the user wrote: "B = 80", not "80 = 80".
+  auto what = [&] { return str(constantOf(original) ? e : original); };
   if (auto c = constantOf(e)) {
     if (*c < min || *c > max)
       return where->emitError() << what() << " = " << *c << " outside "
@@ -131,12 +133,20 @@ LogicalResult SymbolicShapeAnalysis::addFacts(AffineExpr e, int64_t min,
     sym.min = std::max(sym.min, min);
     sym.max = std::min(sym.max, max);
     sym.divisor = std::lcm(sym.divisor, divisor);
-    if (sym.min > sym.max)
+    // The smallest multiple of the divisor at or above min must fit.
+    int64_t first = llvm::divideCeilSigned(sym.min, sym.divisor) * sym.divisor;
+    if (sym.min > sym.max || first > sym.max)
       return where->emitError()
              << "the constraints on " << sym.name << " leave no size: "
-             << rangeStr(sym.min, sym.max);
+             << rangeStr(sym.min, sym.max)
+             << (sym.divisor > 1
+                     ? " with no multiple of " + std::to_string(sym.divisor)
+                     : std::string());
     return success();
   }
+  for (ExprFact &f : exprFacts)
+    if (f.expr == e && f.min == min && f.max == max && f.divisor == divisor)
+      return success();
   exprFacts.push_back({e, min, max, divisor});
   return success();
 }
@@ -207,7 +217,9 @@ SymbolicShapeAnalysis::unify(AffineExpr a, AffineExpr b, Operation *op,
     return mismatch();
   // Equalities with run-time-only sizes are checked where they are computed
   // (the lowering's assertions); the entry guards check the rest.
-  if (fromInputs(a) && fromInputs(b))
+  if (fromInputs(a) && fromInputs(b) &&
+      !llvm::is_contained(equalities, std::make_pair(a, b)) &&
+      !llvm::is_contained(equalities, std::make_pair(b, a)))
     equalities.push_back({a, b});
   return success();
 }
@@ -320,12 +332,16 @@ private:
     return out;
   }
 
-  AffineExpr window(AffineExpr in, int64_t padBefore, int64_t padAfter,
-                    int64_t kernel, int64_t stride, int64_t dilation) {
-    // floor((in + pads - dilation * (kernel - 1) - 1) / stride) + 1
-    return (in + (padBefore + padAfter - dilation * (kernel - 1) - 1))
-               .floorDiv(stride) +
-           1;
+  /// floor((in + pads - dilation * (kernel - 1) - 1) / stride) + 1, and
+  /// the fact that the dilated kernel fits the padded input (a guard for
+  /// sizes only known at run time).
+  FailureOr<AffineExpr> window(Operation *op, AffineExpr in, int64_t padBefore,
+                               int64_t padAfter, int64_t kernel, int64_t stride,
+                               int64_t dilation) {
+    int64_t span = dilation * (kernel - 1) + 1;
+    if (failed(a.addFacts(in + (padBefore + padAfter), span, kNoMax, 1, op)))
+      return failure();
+    return (in + (padBefore + padAfter - span)).floorDiv(stride) + 1;
   }
 
   /// The value of one entry of a reshape/broadcast shape operand.
@@ -641,9 +657,15 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         SmallVector<AffineExpr> out = {x[0], w[0]};
         for (int i = 0; i < 2; ++i) {
           auto k = constantOf(a.resolve(w[2 + i]));
-          out.push_back(k ? window(x[2 + i], p[i], p[i + 2], *k, strides[i],
-                                   dil[i])
-                          : fresh());
+          if (!k) {
+            out.push_back(fresh());
+            continue;
+          }
+          FailureOr<AffineExpr> size =
+              window(op, x[2 + i], p[i], p[i + 2], *k, strides[i], dil[i]);
+          if (failed(size))
+            return failure();
+          out.push_back(*size);
         }
         return set(r, out, op);
       })
@@ -662,8 +684,13 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         }
         SmallVector<AffineExpr> x = shapeOf(op->getOperand(0));
         SmallVector<AffineExpr> out = {x[0], x[1]};
-        for (int i = 0; i < 2; ++i)
-          out.push_back(window(x[2 + i], p[i], p[i + 2], k[i], strides[i], 1));
+        for (int i = 0; i < 2; ++i) {
+          FailureOr<AffineExpr> size =
+              window(op, x[2 + i], p[i], p[i + 2], k[i], strides[i], 1);
+          if (failed(size))
+            return failure();
+          out.push_back(*size);
+        }
         return set(r, out, op);
       })
       .Case([&](AttentionOp at) -> LogicalResult {
@@ -869,7 +896,7 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
         ok = a.addFacts(parsed->lhs, parsed->min, parsed->max, 1, func);
         break;
       case SymbolConstraint::Kind::Divisible:
-        ok = a.addFacts(parsed->lhs, 0, kNoMax, parsed->divisor, func);
+        ok = a.addFacts(parsed->lhs, INT64_MIN, kNoMax, parsed->divisor, func);
         break;
       case SymbolConstraint::Kind::Equal:
         ok = a.unify(parsed->lhs, parsed->rhs, func, [&] {
@@ -939,12 +966,40 @@ static RankedTensorType refined(RankedTensorType t, ArrayRef<AffineExpr> dims) {
 
 void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
   Builder b(ctx);
+  // Only a public function's signature is refined (an entry point: nothing
+  // in the module calls it); ops that do not know tcc's types (func.call,
+  // scf, arith on tensors) keep seeing the old type through a tensor.cast.
+  bool refineSignature = func.isPublic();
+  auto castBackForeignUses = [&](Value v, Type oldType) {
+    if (v.getType() == oldType)
+      return;
+    SmallVector<OpOperand *> foreign;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      bool knows = isa<TCCDialect, fusion::FusionDialect>(user->getDialect()) ||
+                   isa<tensor::DimOp>(user) ||
+                   (isa<func::ReturnOp>(user) && refineSignature);
+      if (!knows)
+        foreign.push_back(&use);
+    }
+    if (foreign.empty())
+      return;
+    OpBuilder builder(ctx);
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      builder.setInsertionPointToStart(arg.getOwner());
+    else
+      builder.setInsertionPointAfter(v.getDefiningOp());
+    Value cast = tensor::CastOp::create(builder, v.getLoc(), oldType, v);
+    for (OpOperand *use : foreign)
+      use->set(cast);
+  };
   auto refine = [&](Value v) -> SmallVector<AffineExpr> {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     SmallVector<AffineExpr> dims = getShape(v);
     if (!t || dims.size() != (size_t)t.getRank())
       return {};
     v.setType(refined(t, dims));
+    castBackForeignUses(v, t);
     return dims;
   };
   auto hasSymbol = [](ArrayRef<AffineExpr> dims) {
@@ -952,20 +1007,25 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
   };
 
   for (BlockArgument arg : func.getArguments()) {
-    SmallVector<AffineExpr> dims = refine(arg);
+    SmallVector<AffineExpr> dims =
+        refineSignature ? refine(arg) : getShape(arg);
     if (!dims.empty() && (hasSymbol(dims) || func.getArgAttr(arg.getArgNumber(), kShapeAttr)))
       func.setArgAttr(arg.getArgNumber(), kShapeAttr,
                       ShapeAttr::get(ctx, dims, names));
   }
+  SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (op == func.getOperation())
-      return;
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (auto t = dyn_cast<RankedTensorType>(arg.getType());
-              t && shapes.count(arg))
-            arg.setType(refined(t, getShape(arg)));
+    if (op != func.getOperation())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    if (isa<tensor::CastOp>(op) && !shapes.count(op->getResult(0)))
+      continue; // inserted above
+    // A group's block arguments take its inputs' (possibly refined) types.
+    if (auto group = dyn_cast<fusion::GroupOp>(op))
+      for (auto [arg, in] :
+           llvm::zip(group.getBodyBlock().getArguments(), group.getInputs()))
+        arg.setType(in.getType());
     SmallVector<Attribute> attrs;
     bool any = false;
     for (Value r : op->getResults()) {
@@ -978,20 +1038,26 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
       attrs.push_back(ShapeAttr::get(ctx, dims, names));
     }
     if (!any)
-      return;
+      continue;
     if (attrs.size() == 1)
       op->setAttr(kShapeAttr, attrs[0]);
     else
       op->setAttr(kShapesAttr, b.getArrayAttr(attrs));
-  });
+  }
   // Returned values may now be more static than the declared results.
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  func.setType(FunctionType::get(ctx, func.getBody().getArgumentTypes(),
-                                 ret.getOperandTypes()));
+  if (refineSignature) {
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    func.setType(FunctionType::get(ctx, func.getBody().getArgumentTypes(),
+                                   ret.getOperandTypes()));
+  }
 
   // Canonical constraints over the symbols that remain.
   SmallVector<Attribute> constraints;
-  auto add = [&](const std::string &s) { constraints.push_back(b.getStringAttr(s)); };
+  auto add = [&](const std::string &s) {
+    Attribute attr = b.getStringAttr(s);
+    if (!llvm::is_contained(constraints, attr))
+      constraints.push_back(attr);
+  };
   for (auto [i, s] : llvm::enumerate(symbols)) {
     if (binding[i] || !s.fromInputs)
       continue;
@@ -1016,9 +1082,13 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
     AffineExpr e = resolve(f.expr);
     if (constantOf(e) || !fromInputs(e))
       continue;
-    if (f.min > 0 || f.max != kNoMax)
+    if (f.min != INT64_MIN && f.max != kNoMax)
       add(std::to_string(f.min) + " <= " + str(e) + " <= " +
-          std::to_string(f.max == kNoMax ? INT64_MAX : f.max));
+          std::to_string(f.max));
+    else if (f.min != INT64_MIN)
+      add(str(e) + " >= " + std::to_string(f.min));
+    else if (f.max != kNoMax)
+      add(str(e) + " <= " + std::to_string(f.max));
     if (f.divisor > 1)
       add("(" + str(e) + ") % " + std::to_string(f.divisor) + " == 0");
   }

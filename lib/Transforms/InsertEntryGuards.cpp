@@ -51,7 +51,9 @@ Value emitGuard(OpBuilder &b, Location loc, const ShapeGuard &guard,
     return cmp(P::eq, dimOf(guard.input, guard.dim), eval(guard.lhs));
   case ShapeGuard::Kind::Range: {
     Value v = eval(guard.lhs);
-    Value ok = cmp(P::sge, v, cst(guard.min));
+    Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    if (guard.min != INT64_MIN)
+      ok = cmp(P::sge, v, cst(guard.min));
     if (guard.max != INT64_MAX)
       ok = arith::AndIOp::create(b, loc, ok, cmp(P::sle, v, cst(guard.max)));
     return ok;
@@ -169,9 +171,10 @@ struct InsertEntryGuardsPass
     });
     SmallVector<Type> results = {i64};
     llvm::append_range(results, func.getResultTypes());
-    func.setType(FunctionType::get(ctx, argTypes, results));
     // Result attributes (if any) shift by one.
-    if (ArrayAttr resAttrs = func.getAllResultAttrs()) {
+    ArrayAttr resAttrs = func.getAllResultAttrs();
+    func.setType(FunctionType::get(ctx, argTypes, results));
+    if (resAttrs) {
       SmallVector<Attribute> shifted = {DictionaryAttr::get(ctx)};
       llvm::append_range(shifted, resAttrs);
       func.setAllResultAttrs(shifted);

@@ -448,6 +448,10 @@ ShapeAttr::verify(function_ref<InFlightDiagnostic()> emitError, AffineMap map,
   if (map.getNumDims() != 0 || map.getNumSymbols() != symbols.size())
     return emitError() << "#tcc.shape expects a map with no dims and one "
                           "symbol per name";
+  for (AffineExpr e : map.getResults())
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() < 0)
+      return emitError() << "#tcc.shape: a size cannot be negative, got "
+                         << c.getValue();
   return success();
 }
 
@@ -468,7 +472,12 @@ Attribute ShapeAttr::parse(AsmParser &p, Type) {
       }) ||
       p.parseGreater())
     return {};
-  (void)loc;
+  for (AffineExpr e : dims)
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() < 0) {
+      p.emitError(loc) << "#tcc.shape: a size cannot be negative, got "
+                       << c.getValue();
+      return {};
+    }
   return ShapeAttr::get(p.getContext(), dims, names);
 }
 

@@ -36,7 +36,7 @@ FailureOr<AffineExpr> parseSymbolicExpr(StringRef text, MLIRContext *ctx,
 struct SymbolConstraint {
   enum class Kind { Range, Divisible, Equal } kind;
   AffineExpr lhs, rhs;              // Equal: lhs == rhs; else lhs is the subject
-  int64_t min = 0, max = INT64_MAX; // Range (inclusive)
+  int64_t min = INT64_MIN, max = INT64_MAX; // Range (inclusive; unbounded)
   int64_t divisor = 1;              // Divisible
 };
 
