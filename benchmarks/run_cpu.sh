@@ -3,7 +3,8 @@
 #   benchmarks/run_cpu.sh [build-dir]
 # Prints: the single-core FMA peak, tcc's f32 matmul GFLOP/s (1 and all
 # threads) next to numpy's (OpenBLAS, the peer, measured in the same run),
-# and the examples' median latency.
+# the examples' median latency, and dynamic-shape compiles against
+# static-specialized ones.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
@@ -50,9 +51,26 @@ done
 
 echo
 echo "examples (random inputs, median of 20 calls after warm-up)"
-for spec in "robot_policy 1" "robot_policy 64" "vit_block 1" "vit_block 8" "conv_block 1" "conv_block 8"; do
+for spec in "robot_policy B=1" "robot_policy B=64" "vit_block B=1,S=197" "vit_block B=8,S=197" "conv_block B=1" "conv_block B=8"; do
   set -- $spec
-  t=$("$RUN" "$ROOT/examples/$1.mlir" --random-inputs --dim-size="$2" --benchmark=20 | median_us)
-  t1=$("$RUN" "$ROOT/examples/$1.mlir" --random-inputs --dim-size="$2" --benchmark=20 --no-parallel | median_us)
-  printf "%-14s batch %-4s %10.1f us (threads)  %10.1f us (1 thread)\n" "$1" "$2" "$t" "$t1"
+  t=$("$RUN" "$ROOT/examples/$1.mlir" --random-inputs --sizes="$2" --benchmark=20 | median_us)
+  t1=$("$RUN" "$ROOT/examples/$1.mlir" --random-inputs --sizes="$2" --benchmark=20 --no-parallel | median_us)
+  printf "%-14s %-12s %10.1f us (threads)  %10.1f us (1 thread)\n" "$1" "$2" "$t" "$t1"
+done
+
+# One compile for every size against a compile specialized to the size:
+# the dynamic version's latency over the static one's (goal <= 1.05), and
+# shape buckets (B:1,8,64: B = 1 static, 2..8, 9..64, any).
+echo
+echo "dynamic vs static-specialized (median; ratio = dynamic / static)"
+printf "%-12s %-12s %12s %12s %12s %8s %8s\n" example sizes dynamic static buckets dyn/st bkt/st
+for spec in "robot_policy B=1 20" "robot_policy B=8 20" "robot_policy B=64 20" \
+            "vit_block B=1,S=197 10" "vit_block B=8,S=197 5" "vit_block B=64,S=197 3"; do
+  set -- $spec
+  f="$ROOT/examples/$1.mlir"
+  td=$("$RUN" "$f" --random-inputs --sizes="$2" --benchmark="$3" | median_us)
+  ts=$("$RUN" "$f" --random-inputs --sizes="$2" --specialize="$2" --benchmark="$3" | median_us)
+  tb=$("$RUN" "$f" --random-inputs --sizes="$2" --buckets=B:1,8,64 --benchmark="$3" | median_us)
+  awk -v e="$1" -v z="$2" -v td="$td" -v ts="$ts" -v tb="$tb" 'BEGIN {
+    printf "%-12s %-12s %10.1f us %10.1f us %10.1f us %8.2f %8.2f\n", e, z, td, ts, tb, td / ts, tb / ts }'
 done

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Analysis/SymbolicShapes.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/InitAll.h"
 #include "tcc/Reference/Evaluator.h"
@@ -90,6 +92,10 @@ static cl::opt<int64_t> dimSize("dim-size",
                                 cl::desc("Size of dynamic dims for "
                                          "--random-inputs"),
                                 cl::init(1));
+static cl::list<std::string> symbolSizes(
+    "sizes", cl::CommaSeparated,
+    cl::desc("Sizes of named dims for --random-inputs (--sizes=B=8,S=197); "
+             "other size symbols get --dim-size"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
                             cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
@@ -215,16 +221,39 @@ int main(int argc, char **argv) {
       return fail("--random-inputs and --input are exclusive");
     if (dimSize < 0)
       return fail("--dim-size must be >= 0");
-    for (auto [i, arg] : llvm::enumerate(func.getArgumentTypes())) {
-      auto t = dyn_cast<RankedTensorType>(arg);
+    // Sizes follow the function's size symbols, so tied dims agree and
+    // derived dims (a conv output fed back in) are computed.
+    FailureOr<mlir::tcc::SymbolicShapeAnalysis> shapes =
+        mlir::tcc::SymbolicShapeAnalysis::run(func);
+    if (failed(shapes))
+      return fail("--random-inputs: the function's shapes do not check");
+    std::vector<int64_t> values(shapes->getNames().size(), dimSize.getValue());
+    for (const std::string &item : symbolSizes) {
+      auto [name, value] = StringRef(item).split('=');
+      auto it = llvm::find(shapes->getNames(), name.trim().str());
+      int64_t v;
+      if (value.trim().getAsInteger(10, v) || v < 0)
+        return fail("--sizes: expected NAME=VALUE, got '" + item + "'");
+      if (it == shapes->getNames().end())
+        return fail("--sizes: no dim is named " + name.trim().str());
+      values[it - shapes->getNames().begin()] = v;
+    }
+    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      auto t = dyn_cast<RankedTensorType>(arg.getType());
       std::optional<DType> dt =
           t ? dtypeFromMLIRType(t.getElementType()) : std::nullopt;
       if (!dt)
         return fail("--random-inputs: argument " + std::to_string(i) +
                     " is not a tensor of a supported element type");
+      SmallVector<AffineExpr> dims = shapes->getShape(arg);
       std::vector<int64_t> shape;
-      for (int64_t d : t.getShape())
-        shape.push_back(ShapedType::isDynamic(d) ? dimSize.getValue() : d);
+      for (int64_t d = 0; d < t.getRank(); ++d) {
+        std::optional<int64_t> v =
+            t.isDynamicDim(d)
+                ? mlir::tcc::evaluateSymbolicExpr(dims[d], values)
+                : std::optional<int64_t>(t.getDimSize(d));
+        shape.push_back(v && *v >= 0 ? *v : dimSize.getValue());
+      }
       HostTensor h(*dt, shape);
       fillRandom(h, seed, i);
       inputs.push_back(std::move(h));
