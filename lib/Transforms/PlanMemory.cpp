@@ -200,9 +200,7 @@ private:
         copy(r, d - 1 + ir, g.getX(), d);
     }
     // MaskSelectOp and NonzeroOp: dim 0 is a count known only once the op has
-    // run, so it keeps a fresh symbol and neither the result nor anything
-    // sized by it is planned (the other dims could be derived, but an
-    // unplannable dim makes the whole buffer unplannable anyway).
+    // run, so it keeps a fresh symbol and nothing sized by it is planned.
   }
 
   void reduceDims(Value r, Value x, ArrayRef<int64_t> axes, bool keepDims) {
@@ -311,6 +309,10 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       if (isa<func::ReturnOp>(op))
         for (Value v : op.getOperands())
           escaping.insert(bufferOf(v));
+      // Data-dependent results live in the bound-sized buffer their lowering
+      // allocates, even when a static type promises the count: no offset.
+      if (isa<MaskSelectOp, NonzeroOp>(op))
+        continue;
       if (op.getNumResults() != 1 || isa<ReshapeOp, SliceOp>(op) ||
           isa<func::ReturnOp>(op) ||
           op.hasTrait<OpTrait::ConstantLike>())

@@ -182,3 +182,23 @@ func.func @zero_sizes(%x: tensor<3x0xf32>, %m: tensor<3xi1>, %s: tensor<i32>, %e
   %2 = tcc.nonzero %e : (tensor<2x0xf32>) -> tensor<?x2xi64>
   return %0, %1, %2 : tensor<?x0xf32>, tensor<?x0xi64>, tensor<?x2xi64>
 }
+
+// ---- a declared static count ---------------------------------------------------
+
+// A static dim 0 in the result type is a promise about the count, checked
+// when the op runs.
+// RUN: tcc-run %s --function=static_count --input="4x2xf32=1 2 3 4 5 6 7 8" --input="4xi1=1 0 1 1" --expected_output="3x2xf32=1 2 5 6 7 8" --expected_output="3x1xi64=0 2 3" | FileCheck %s --check-prefix=COUNT
+// RUN: tcc-run %s --function=static_count --input="4x2xf32=1 2 3 4 5 6 7 8" --input="4xi1=1 0 1 1" --check-reference | FileCheck %s --check-prefix=REF_COUNT
+// RUN: not tcc-run %s --function=static_count --input="4x2xf32=1 2 3 4 5 6 7 8" --input="4xi1=1 0 0 1" 2>&1 | FileCheck %s --check-prefix=BAD_COUNT
+// RUN: not tcc-run %s --function=static_count --reference --input="4x2xf32=1 2 3 4 5 6 7 8" --input="4xi1=1 0 0 1" 2>&1 | FileCheck %s --check-prefix=REF_BAD_COUNT
+// COUNT: [SUCCESS] result[0] matches (3x2xf32)
+// COUNT: [SUCCESS] result[1] matches (3x1xi64)
+// REF_COUNT: [SUCCESS] result[0] matches the reference (3x2xf32)
+// REF_COUNT: [SUCCESS] result[1] matches the reference (3x1xi64)
+// BAD_COUNT: tcc.mask_select: the number of selected rows differs from the static size 3 of the result's dim 0
+// REF_BAD_COUNT: 'tcc.mask_select' at {{.*}}: computed result 2x2 does not match the result type: expected shape 3x2xf32, got 2x2xf32
+func.func @static_count(%x: tensor<4x2xf32>, %m: tensor<4xi1>) -> (tensor<3x2xf32>, tensor<3x1xi64>) {
+  %0 = tcc.mask_select %x, %m : (tensor<4x2xf32>, tensor<4xi1>) -> tensor<3x2xf32>
+  %1 = tcc.nonzero %m : (tensor<4xi1>) -> tensor<3x1xi64>
+  return %0, %1 : tensor<3x2xf32>, tensor<3x1xi64>
+}

@@ -1,5 +1,5 @@
-// RUN: tcc-opt %s --fuse | FileCheck %s --check-prefix=FUSE
-// RUN: tcc-opt %s --fuse --plan-memory | FileCheck %s --check-prefix=PLAN
+// RUN: tcc-opt %s --fuse --split-input-file | FileCheck %s --check-prefix=FUSE
+// RUN: tcc-opt %s --fuse --plan-memory --split-input-file | FileCheck %s --check-prefix=PLAN
 
 // mask_select and nonzero stay outside fusion groups (they lower to loops of
 // their own), and the memory plan gives their result, and everything whose
@@ -48,4 +48,22 @@ func.func @keep_boxes(%boxes: tensor<64x4xf32>, %scores: tensor<64xf32>) -> (ten
   %s = tcc.reduce_sum %d {axes = array<i64: 0>} : (tensor<4x?xf32>) -> tensor<?xf32>
   %nz = tcc.nonzero %e : (tensor<64x4xf32>) -> tensor<?x2xi64>
   return %s, %nz : tensor<?xf32>, tensor<?x2xi64>
+}
+
+// -----
+
+// A static count in the declared type is a promise checked at runtime; the
+// result still lives in the buffer the lowering allocates at the bound, so it
+// gets no offset either, while the static consumer does.
+// PLAN-LABEL: func.func @static_count
+//       PLAN:   tcc.mask_select
+//   PLAN-NOT:   tcc.buffer
+//  PLAN-SAME:   -> tensor<3x4xf32>
+//       PLAN:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 48 : i64}}
+func.func @static_count(%x: tensor<8x4xf32>, %m: tensor<8xi1>) -> tensor<3x4xf32> {
+  %0 = tcc.mask_select %x, %m : (tensor<8x4xf32>, tensor<8xi1>) -> tensor<3x4xf32>
+  %1 = tcc.exp %0 : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %2 = tcc.neg %1 : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %3 = tcc.transpose %2 {permutation = array<i64: 0, 1>} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %3 : tensor<3x4xf32>
 }

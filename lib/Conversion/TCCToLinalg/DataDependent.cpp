@@ -17,6 +17,7 @@
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -38,6 +39,44 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> dims) {
   for (Value d : dims.drop_front())
     p = arith::MulIOp::create(b, loc, p, d);
   return p;
+}
+
+/// The op's result: the first `count` entries of `filled` (or, when the
+/// result holds no data and `filled` is null, a tensor.empty of that count)
+/// with the declared `resultType`. A static dim 0 there is a promise about
+/// the count; it is checked before the slice is taken, as a static slice
+/// size would make any check of the slice's own dim fold away.
+Value takeCount(OpBuilder &b, Location loc, RankedTensorType resultType,
+                RankedTensorType boundType, Value filled, Value count,
+                ArrayRef<Value> rowDims, ArrayRef<OpFoldResult> rowSizes,
+                const Twine &counted) {
+  SmallVector<int64_t> shape(boundType.getShape());
+  Value size0 = count;
+  if (!resultType.isDynamicDim(0)) {
+    shape[0] = resultType.getDimSize(0);
+    size0 = arith::ConstantIndexOp::create(b, loc, shape[0]);
+    assertEqual(b, loc, count, size0,
+                counted + " differs from the static size " + Twine(shape[0]) +
+                    " of the result's dim 0");
+  }
+  auto type = RankedTensorType::get(shape, boundType.getElementType());
+  Value result;
+  if (!filled) {
+    SmallVector<Value> dims = {size0};
+    llvm::append_range(dims, rowDims);
+    result = emptyTensor(b, loc, type, dims);
+  } else {
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {getAsOpFoldResult(size0)};
+    llvm::append_range(sizes, rowSizes);
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    result = tensor::ExtractSliceOp::create(b, loc, type, filled, offsets,
+                                            sizes, strides);
+  }
+  // Only a less static declared type (x's static dims as `?`) remains.
+  if (type != resultType)
+    result = tensor::CastOp::create(b, loc, resultType, result);
+  return result;
 }
 
 /// x[mask]. A loop nest over the mask's dims. A flat mask (x's shape)
@@ -137,27 +176,12 @@ struct MaskSelectToLoops : OpRewritePattern<MaskSelectOp> {
           return {ifOp.getResult(0), next};
         });
 
-    // The first `count` entries are the result.
-    Value count = nest.results.back();
-    Value result;
-    if (noData) {
-      SmallVector<Value> dims = {count};
-      llvm::append_range(dims, rowDims);
-      result = emptyTensor(rewriter, loc, boundType, dims);
-    } else {
-      SmallVector<OpFoldResult> offsets(boundType.getRank(),
-                                        rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes = {count};
-      llvm::append_range(sizes, rowSizes);
-      SmallVector<OpFoldResult> strides(boundType.getRank(),
-                                        rewriter.getIndexAttr(1));
-      result = tensor::ExtractSliceOp::create(rewriter, loc, boundType,
-                                              nest.results.front(), offsets,
-                                              sizes, strides);
-    }
-    // Only a less static declared type (x's static dims as `?`) remains.
-    if (result.getType() != resultType)
-      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    Value result =
+        takeCount(rewriter, loc, resultType, boundType,
+                  noData ? Value() : nest.results.front(), nest.results.back(),
+                  rowDims, rowSizes,
+                  flat ? "tcc.mask_select: the number of selected elements"
+                       : "tcc.mask_select: the number of selected rows");
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -211,23 +235,12 @@ struct NonzeroToLoops : OpRewritePattern<NonzeroOp> {
           return {out, next};
         });
 
-    // The first `count` rows are the result.
-    Value count = nest.results.back();
-    Value result;
-    if (noData) {
-      result = tensor::EmptyOp::create(rewriter, loc, boundType.getShape(), i64,
-                                       ValueRange{count});
-    } else {
-      SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes = {count, rewriter.getIndexAttr(rank)};
-      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
-      result = tensor::ExtractSliceOp::create(rewriter, loc, boundType,
-                                              nest.results.front(), offsets,
-                                              sizes, strides);
-    }
-    // Only a less static declared type (?x? for ?xR) remains.
-    if (result.getType() != op.getType())
-      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    Value rankValue = arith::ConstantIndexOp::create(rewriter, loc, rank);
+    Value result =
+        takeCount(rewriter, loc, op.getType(), boundType,
+                  noData ? Value() : nest.results.front(), nest.results.back(),
+                  rankValue, OpFoldResult(rewriter.getIndexAttr(rank)),
+                  "tcc.nonzero: the number of non-zero elements");
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -84,6 +84,21 @@ func.func @refined_row(%x: tensor<?x?xf32>, %m: tensor<?xi1>) -> tensor<?x4xf32>
 
 // -----
 
+// A declared static count is a promise checked on the count itself, before
+// the slice is taken with that static size.
+// CHECK-LABEL: func.func @static_count
+//       CHECK:   %[[LOOP:.+]]:2 = scf.for
+//       CHECK:   %[[EQ:.+]] = arith.cmpi eq, %[[LOOP]]#1, %{{.+}} : index
+//       CHECK:   cf.assert %[[EQ]], "tcc.mask_select: the number of selected rows differs from the static size 3 of the result's dim 0"
+//       CHECK:   %[[R:.+]] = tensor.extract_slice %[[LOOP]]#0[0, 0] [3, 4] [1, 1] : tensor<?x4xf32> to tensor<3x4xf32>
+//       CHECK:   return %[[R]]
+func.func @static_count(%x: tensor<?x4xf32>, %m: tensor<?xi1>) -> tensor<3x4xf32> {
+  %0 = tcc.mask_select %x, %m : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
 // A declared type less static than x's: the slice keeps x's static row dims
 // and a tensor.cast gives the declared type.
 // CHECK-LABEL: func.func @less_static

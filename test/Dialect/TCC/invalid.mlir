@@ -1118,22 +1118,6 @@ func.func @mask_select_wrong_element_type(%x: tensor<4xf32>, %m: tensor<4xi1>) -
 
 // -----
 
-func.func @mask_select_static_count(%x: tensor<4xf32>, %m: tensor<4xi1>) -> tensor<2xf32> {
-  // expected-error @+1 {{'tcc.mask_select' op expects result dim 0 to be dynamic (?): the number of selected elements depends on the operand values, got static size 2}}
-  %0 = tcc.mask_select %x, %m : (tensor<4xf32>, tensor<4xi1>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
-
-func.func @mask_select_static_rows(%boxes: tensor<?x4xf32>, %m: tensor<?xi1>) -> tensor<3x4xf32> {
-  // expected-error @+1 {{'tcc.mask_select' op expects result dim 0 to be dynamic (?): the number of selected rows depends on the operand values, got static size 3}}
-  %0 = tcc.mask_select %boxes, %m : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<3x4xf32>
-  return %0 : tensor<3x4xf32>
-}
-
-// -----
-
 func.func @nonzero_wrong_rank_column(%x: tensor<3x4xf32>) -> tensor<?x3xi64> {
   // expected-error @+2 {{'tcc.nonzero' op inferred type(s) 'tensor<?x2xi64>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
   // expected-error @+1 {{failed to infer returned types}}
@@ -1149,10 +1133,3 @@ func.func @nonzero_i32_result(%x: tensor<3x4xf32>) -> tensor<?x2xi32> {
   return %0 : tensor<?x2xi32>
 }
 
-// -----
-
-func.func @nonzero_static_count(%x: tensor<3x4xi1>) -> tensor<5x2xi64> {
-  // expected-error @+1 {{'tcc.nonzero' op expects result dim 0 to be dynamic (?): the number of non-zero elements depends on the operand values, got static size 5}}
-  %0 = tcc.nonzero %x : (tensor<3x4xi1>) -> tensor<5x2xi64>
-  return %0 : tensor<5x2xi64>
-}

@@ -1280,18 +1280,7 @@ LogicalResult GatherOp::verify() { return success(); }
 // MaskSelectOp, NonzeroOp
 //===----------------------------------------------------------------------===//
 
-/// Result dim 0 of a data-dependent op is a count only known at runtime; a
-/// static size there would be a promise nothing can check before the op
-/// runs, and the memory plan would size a buffer by it.
-static LogicalResult verifyDataDependentDim(Operation *op, StringRef counted) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  if (type.getRank() >= 1 && !type.isDynamicDim(0))
-    return op->emitOpError("expects result dim 0 to be dynamic (?): the "
-                           "number of ")
-           << counted << " depends on the operand values, got static size "
-           << type.getDimSize(0);
-  return success();
-}
+// Result dim 0 is inferred as `?`: a count known only once the op has run.
 
 LogicalResult MaskSelectOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> loc,
@@ -1327,12 +1316,6 @@ LogicalResult MaskSelectOp::inferReturnTypes(MLIRContext *,
 }
 TCC_COMPATIBLE_RETURN_TYPES(MaskSelectOp)
 
-LogicalResult MaskSelectOp::verify() {
-  bool rows = getMask().getType().getRank() < getX().getType().getRank();
-  return verifyDataDependentDim(*this,
-                                rows ? "selected rows" : "selected elements");
-}
-
 LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *ctx,
                                           std::optional<Location> loc,
                                           Adaptor ad,
@@ -1345,10 +1328,6 @@ LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 TCC_COMPATIBLE_RETURN_TYPES(NonzeroOp)
-
-LogicalResult NonzeroOp::verify() {
-  return verifyDataDependentDim(*this, "non-zero elements");
-}
 
 //===----------------------------------------------------------------------===//
 // ConstantOp

@@ -23,15 +23,15 @@ class TCC_InferredOp<string mnemonic, list<Trait> traits = []>
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-/// Ops whose result has a dim that depends on the operands' values (how many
-/// elements a mask keeps). Type inference gives that dim as `?` and the other
-/// dims from the operands; there is no ReifyRankedShapedTypeOpInterface, as
-/// the size is only known once the op has run.
+/// Ops whose result dim 0 depends on the operands' values (how many elements
+/// a mask keeps). Type inference gives that dim as `?` and the other dims
+/// from the operands; there is no ReifyRankedShapedTypeOpInterface, as the
+/// size is only known once the op has run. A declared static size there is
+/// a promise checked at runtime, as for any refined dim.
 class TCC_DataDependentOp<string mnemonic, list<Trait> traits = []>
     : TCC_Op<mnemonic, !listconcat(traits,
           [Pure, InferTypeOpAdaptorWithIsCompatible])> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -546,9 +546,10 @@ def TCC_MaskSelectOp : TCC_DataDependentOp<"mask_select"> {
     ones.
 
     The number of selected elements or rows, `count`, depends on the mask's
-    values, so result dim 0 is always dynamic (`?`); at runtime it is
-    between 0 and the number of elements (rows) of `x`. Compiled code
-    allocates the result at that bound and returns a view of its first
+    values, so type inference makes result dim 0 dynamic (`?`); at runtime
+    it is between 0 and the number of elements (rows) of `x`. (A declared
+    static size there is checked against the count at runtime.) Compiled
+    code allocates the result at that bound and returns a view of its first
     `count` entries.
 
     Example:
@@ -568,7 +569,8 @@ def TCC_NonzeroOp : TCC_DataDependentOp<"nonzero"> {
     One row per non-zero (true, for i1) element of `x`, in row-major order;
     each row holds that element's index along every dim of `x`. The result
     is `[count, rank(x)]` of i64, where `count` depends on the values, so
-    result dim 0 is always dynamic (`?`). NaN counts as non-zero.
+    type inference makes result dim 0 dynamic (`?`; a declared static size
+    is checked at runtime). NaN counts as non-zero.
 
     Example:
     ```mlir
