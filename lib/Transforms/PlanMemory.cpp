@@ -199,8 +199,6 @@ private:
       for (int64_t d = axis + 1; d < rankOf(g.getX()); ++d)
         copy(r, d - 1 + ir, g.getX(), d);
     }
-    // MaskSelectOp and NonzeroOp: dim 0 is a count known only once the op has
-    // run, so it keeps a fresh symbol and nothing sized by it is planned.
   }
 
   void reduceDims(Value r, Value x, ArrayRef<int64_t> axes, bool keepDims) {
