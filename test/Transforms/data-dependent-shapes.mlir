@@ -23,7 +23,7 @@
 // The exp result lives until nonzero reads it, so the cmp result gets its own
 // offset; the transpose of the selected rows (4 x count) is not planned.
 // PLAN-LABEL: func.func @keep_boxes
-//  PLAN-SAME:   tcc.arena = [{naive = 1088 : i64, scale = [], size = 1088 : i64}]
+//  PLAN-SAME:   tcc.arena = [{naive = 1088 : i64, scale = {{[^,]+}}, size = 1088 : i64}]
 //       PLAN:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 1024 : i64}}
 //       PLAN:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 1024 : i64, region = 0 : i64, size = 64 : i64}}
 //       PLAN:   tcc.mask_select
