@@ -1,12 +1,15 @@
 //===- Shape.cpp - Reference data-movement ops ------------------*- C++ -*-===//
 //
 // Kernels of the tcc ops that only move elements: transpose, reshape,
-// broadcast_to, concat, slice and gather. Elements are copied bit-exactly
-// (copyElement), so these ops never round.
+// broadcast_to, concat, slice, gather, and the data-dependent mask_select and
+// nonzero. Elements are copied bit-exactly (copyElement), so these ops never
+// round.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EvaluatorInternal.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -297,6 +300,69 @@ static LogicalResult evalGather(OpState &s) {
   return success();
 }
 
+/// x[mask]: the mask has x's shape (one element per true entry) or that of
+/// x's leading dims (one row per true entry), in row-major order.
+static LogicalResult evalMaskSelect(OpState &s) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  const HostTensor &x = s.operands[0], &mask = s.operands[1];
+  if (mask.dtype != DType::I1)
+    return s.fail("mask must be i1, got " + mask.typeString());
+  if (mask.rank() > x.rank() ||
+      !std::equal(mask.shape.begin(), mask.shape.end(), x.shape.begin()))
+    return s.fail("mask " + mask.typeString() + " has neither the shape of x " +
+                  x.typeString() + " nor that of its leading dims");
+  ArrayRef<int64_t> rowShape =
+      ArrayRef<int64_t>(x.shape).drop_front(mask.rank());
+  int64_t rowSize = numElementsOf(rowShape);
+  int64_t count = 0;
+  for (int64_t i = 0, e = mask.numElements(); i < e; ++i)
+    count += getInt(mask, i) != 0;
+  Shape outShape = {count};
+  outShape.insert(outShape.end(), rowShape.begin(), rowShape.end());
+  HostTensor *out = s.makeResult(0, outShape);
+  if (!out)
+    return failure();
+  int64_t k = 0;
+  for (int64_t i = 0, e = mask.numElements(); i < e; ++i) {
+    if (getInt(mask, i) == 0)
+      continue;
+    for (int64_t j = 0; j < rowSize; ++j)
+      copyElement(x, i * rowSize + j, *out, k * rowSize + j);
+    ++k;
+  }
+  return success();
+}
+
+/// torch.nonzero: the multi-index of every non-zero element (NaN included),
+/// one row each, in row-major order.
+static LogicalResult evalNonzero(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  bool isFloat = runtime::isFloatDType(x.dtype);
+  auto isNonzero = [&](int64_t i) {
+    return isFloat ? x.getDouble(i) != 0.0 : getInt(x, i) != 0;
+  };
+  int64_t count = 0;
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i)
+    count += isNonzero(i);
+  HostTensor *out = s.makeResult(0, {count, x.rank()});
+  if (!out)
+    return failure();
+  Shape index;
+  int64_t k = 0;
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
+    if (!isNonzero(i))
+      continue;
+    unravelIndex(i, x.shape, index);
+    for (int64_t d = 0; d < x.rank(); ++d)
+      setInt(*out, k * x.rank() + d, index[d]);
+    ++k;
+  }
+  return success();
+}
+
 void registerShapeKernels(KernelTable &t) {
   t["tcc.transpose"] = evalTranspose;
   t["tcc.reshape"] = evalReshape;
@@ -304,6 +370,8 @@ void registerShapeKernels(KernelTable &t) {
   t["tcc.concat"] = evalConcat;
   t["tcc.slice"] = evalSlice;
   t["tcc.gather"] = evalGather;
+  t["tcc.mask_select"] = evalMaskSelect;
+  t["tcc.nonzero"] = evalNonzero;
 }
 
 } // namespace tcc::reference::detail

@@ -57,7 +57,10 @@ Role classify(Operation *op) {
   if (isa<MaxPool2dOp, AvgPool2dOp>(op))
     return Role::Pool;
   // Data movement that writes a new buffer: a kernel (and a planned buffer)
-  // of its own. Reshapes and slices are views and stay outside groups.
+  // of its own. Reshapes and slices are views and stay outside groups, and
+  // so do mask_select and nonzero: their result size is only known once
+  // they have run, they lower to loops of their own (no tiling) and their
+  // buffer cannot be planned.
   if (isa<TransposeOp, ConcatOp, GatherOp>(op))
     return Role::Copy;
   return Role::None;

@@ -138,6 +138,10 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       if (isa<func::ReturnOp>(op))
         for (Value v : op.getOperands())
           escaping.insert(bufferOf(v));
+      // Data-dependent results live in the bound-sized buffer their lowering
+      // allocates, even when a static type promises the count: no offset.
+      if (isa<MaskSelectOp, NonzeroOp>(op))
+        continue;
       if (op.getNumResults() != 1 || isa<ReshapeOp, SliceOp>(op) ||
           isa<func::ReturnOp>(op) ||
           op.hasTrait<OpTrait::ConstantLike>())

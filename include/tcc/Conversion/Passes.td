@@ -16,11 +16,14 @@ def ConvertTCCToLinalgPass : Pass<"convert-tcc-to-linalg", "func::FuncOp"> {
     lowered in place, so the groups survive for code generation.
     Dynamic dims that must agree at runtime (two `?` broadcast against each
     other, contraction dims) are checked with `cf.assert`.
+    Ops with data-dependent result sizes (mask_select, nonzero) become
+    `scf.for` loops that fill a buffer allocated at the bound; a
+    `tensor.extract_slice` cuts it to the count found at runtime.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::cf::ControlFlowDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -20,6 +20,7 @@ void mlir::tcc::populateTCCToLinalgPatterns(RewritePatternSet &patterns) {
   populateTCCReductionToLinalgPatterns(patterns);
   populateTCCLinearToLinalgPatterns(patterns);
   populateTCCDataMovementToLinalgPatterns(patterns);
+  populateTCCDataDependentToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -33,7 +34,7 @@ struct ConvertTCCToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            cf::ControlFlowDialect, fusion::FusionDialect,
-                           func::FuncDialect>();
+                           func::FuncDialect, scf::SCFDialect>();
     RewritePatternSet patterns(ctx);
     populateTCCToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -160,3 +160,13 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %s: tensor<2xi64>, %i: tensor<5x
   %8 = "tcc.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
   return
 }
+
+// CHECK-LABEL: func.func @data_dependent
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9_]+]]: tensor<?x4xf32>, %[[K:[a-zA-Z0-9_]+]]: tensor<?xi1>
+//       CHECK:   tcc.mask_select %[[B]], %[[K]] : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+//       CHECK:   tcc.nonzero %[[K]] : (tensor<?xi1>) -> tensor<?x1xi64>
+func.func @data_dependent(%boxes: tensor<?x4xf32>, %keep: tensor<?xi1>) {
+  %0 = "tcc.mask_select"(%boxes, %keep) : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+  %1 = "tcc.nonzero"(%keep) : (tensor<?xi1>) -> tensor<?x1xi64>
+  return
+}

@@ -1056,3 +1056,80 @@ func.func @constant_wrong_type() -> tensor<3xf32> {
   %0 = "tcc.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// mask_select, nonzero
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mask_select_mask_rank_too_high(%x: tensor<4xf32>, %m: tensor<4x2xi1>) -> tensor<?xf32> {
+  // expected-error @+2 {{'tcc.mask_select' op expects mask of rank at most x's rank 1, got rank 2 (mask 4x2, x 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mask_select %x, %m : (tensor<4xf32>, tensor<4x2xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @mask_select_dim_mismatch(%x: tensor<2x3xf32>, %m: tensor<2x4xi1>) -> tensor<?xf32> {
+  // expected-error @+2 {{'tcc.mask_select' op expects mask dim 1 (size 4) to equal x dim 1 (size 3): the mask has x's shape or that of its leading dims, it does not broadcast (mask 2x4, x 2x3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mask_select %x, %m : (tensor<2x3xf32>, tensor<2x4xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A size-1 mask dim does not stretch.
+func.func @mask_select_no_broadcast(%boxes: tensor<5x4xf32>, %m: tensor<1xi1>) -> tensor<?x4xf32> {
+  // expected-error @+2 {{'tcc.mask_select' op expects mask dim 0 (size 1) to equal x dim 0 (size 5)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mask_select %boxes, %m : (tensor<5x4xf32>, tensor<1xi1>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @mask_select_float_mask(%x: tensor<4xf32>, %m: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tcc.mask_select' op operand #1 must be ranked tensor of 1-bit signless integer values}}
+  %0 = tcc.mask_select %x, %m : (tensor<4xf32>, tensor<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Row select keeps the row dims: the result is ?x4, not 1-D.
+func.func @mask_select_wrong_rank(%boxes: tensor<5x4xf32>, %m: tensor<5xi1>) -> tensor<?xf32> {
+  // expected-error @+2 {{'tcc.mask_select' op inferred type(s) 'tensor<?x4xf32>' are incompatible with return type(s) of operation 'tensor<?xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mask_select %boxes, %m : (tensor<5x4xf32>, tensor<5xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @mask_select_wrong_element_type(%x: tensor<4xf32>, %m: tensor<4xi1>) -> tensor<?xf16> {
+  // expected-error @+2 {{'tcc.mask_select' op inferred type(s) 'tensor<?xf32>' are incompatible with return type(s) of operation 'tensor<?xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mask_select %x, %m : (tensor<4xf32>, tensor<4xi1>) -> tensor<?xf16>
+  return %0 : tensor<?xf16>
+}
+
+// -----
+
+func.func @nonzero_wrong_rank_column(%x: tensor<3x4xf32>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nonzero' op inferred type(s) 'tensor<?x2xi64>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.nonzero %x : (tensor<3x4xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nonzero_i32_result(%x: tensor<3x4xf32>) -> tensor<?x2xi32> {
+  // expected-error @+1 {{'tcc.nonzero' op result #0 must be 2D tensor of 64-bit signless integer values}}
+  %0 = tcc.nonzero %x : (tensor<3x4xf32>) -> tensor<?x2xi32>
+  return %0 : tensor<?x2xi32>
+}
+

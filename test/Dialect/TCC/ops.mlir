@@ -413,3 +413,42 @@ func.func @constant() {
   %4 = tcc.constant dense<[1, -2]> : tensor<2xi8>
   return
 }
+
+// Data-dependent result sizes: dim 0 is always `?`. mask_select takes a mask
+// of x's shape (flat) or of its leading dims (rows, boxes[keep]); a rank-0
+// mask over x selects all of x or nothing. The trailing dims of a row select
+// may be refined (?x? -> ?x4), and so may the count (checked at runtime).
+// CHECK-LABEL: func.func @mask_select
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9_]+]]: tensor<?x4xf32>, %[[K:[a-zA-Z0-9_]+]]: tensor<?xi1>
+//       CHECK:   tcc.mask_select %[[B]], %[[K]] : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<2x3xi32>, tensor<2x3xi1>) -> tensor<?xi32>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<2x?x5xbf16>, tensor<2x3xi1>) -> tensor<?x5xbf16>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<2x?x5xbf16>, tensor<i1>) -> tensor<?x2x?x5xbf16>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<f32>, tensor<i1>) -> tensor<?xf32>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<?x?xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+//       CHECK:   tcc.mask_select %{{.*}}, %{{.*}} : (tensor<2x3xi32>, tensor<2x3xi1>) -> tensor<4xi32>
+func.func @mask_select(%boxes: tensor<?x4xf32>, %keep: tensor<?xi1>, %x: tensor<2x3xi32>,
+                       %m: tensor<2x3xi1>, %y: tensor<2x?x5xbf16>, %b: tensor<i1>,
+                       %s: tensor<f32>, %z: tensor<?x?xf32>) {
+  %0 = tcc.mask_select %boxes, %keep : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+  %1 = tcc.mask_select %x, %m : (tensor<2x3xi32>, tensor<2x3xi1>) -> tensor<?xi32>
+  %2 = tcc.mask_select %y, %m : (tensor<2x?x5xbf16>, tensor<2x3xi1>) -> tensor<?x5xbf16>
+  %3 = tcc.mask_select %y, %b : (tensor<2x?x5xbf16>, tensor<i1>) -> tensor<?x2x?x5xbf16>
+  %4 = tcc.mask_select %s, %b : (tensor<f32>, tensor<i1>) -> tensor<?xf32>
+  %5 = tcc.mask_select %z, %keep : (tensor<?x?xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+  %6 = tcc.mask_select %x, %m : (tensor<2x3xi32>, tensor<2x3xi1>) -> tensor<4xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @nonzero
+//       CHECK:   tcc.nonzero %{{.*}} : (tensor<3x4xi1>) -> tensor<?x2xi64>
+//       CHECK:   tcc.nonzero %{{.*}} : (tensor<?xf16>) -> tensor<?x1xi64>
+//       CHECK:   tcc.nonzero %{{.*}} : (tensor<i32>) -> tensor<?x0xi64>
+//       CHECK:   tcc.nonzero %{{.*}} : (tensor<3x4xi1>) -> tensor<5x2xi64>
+func.func @nonzero(%a: tensor<3x4xi1>, %b: tensor<?xf16>, %c: tensor<i32>) {
+  %0 = tcc.nonzero %a : (tensor<3x4xi1>) -> tensor<?x2xi64>
+  %1 = tcc.nonzero %b : (tensor<?xf16>) -> tensor<?x1xi64>
+  %2 = tcc.nonzero %c : (tensor<i32>) -> tensor<?x0xi64>
+  %3 = tcc.nonzero %a : (tensor<3x4xi1>) -> tensor<5x2xi64>
+  return
+}

@@ -59,3 +59,22 @@ func.func @conv_height(%x: tensor<1x3x?x8xf32>, %w: tensor<4x3x3x3xf32>) -> inde
   %d = tensor.dim %0, %c2 : tensor<1x4x?x4xf32>
   return %d : index
 }
+
+// -----
+
+// mask_select and nonzero have no reified shape (their dim 0 is a count
+// known only once they have run): tensor.dim of it stays.
+// CHECK-LABEL: func.func @data_dependent_dims_stay
+//       CHECK:   %[[S:.+]] = tcc.mask_select
+//       CHECK:   %[[N:.+]] = tcc.nonzero
+//       CHECK:   %[[D0:.+]] = tensor.dim %[[S]], %{{.+}} : tensor<?x4xf32>
+//       CHECK:   %[[D1:.+]] = tensor.dim %[[N]], %{{.+}} : tensor<?x1xi64>
+//       CHECK:   return %[[D0]], %[[D1]]
+func.func @data_dependent_dims_stay(%b: tensor<?x4xf32>, %k: tensor<?xi1>) -> (index, index) {
+  %0 = tcc.mask_select %b, %k : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+  %1 = tcc.nonzero %k : (tensor<?xi1>) -> tensor<?x1xi64>
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %0, %c0 : tensor<?x4xf32>
+  %d1 = tensor.dim %1, %c0 : tensor<?x1xi64>
+  return %d0, %d1 : index, index
+}

@@ -20,6 +20,9 @@ void populateTCCReductionToLinalgPatterns(RewritePatternSet &patterns);
 void populateTCCLinearToLinalgPatterns(RewritePatternSet &patterns);
 /// transpose, reshape, broadcast_to, concat, slice, gather, constant.
 void populateTCCDataMovementToLinalgPatterns(RewritePatternSet &patterns);
+/// mask_select and nonzero (data-dependent result sizes): scf.for loops
+/// filling a buffer allocated at the bound, cut to the runtime count.
+void populateTCCDataDependentToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.
 void populateTCCToLinalgPatterns(RewritePatternSet &patterns);

@@ -1277,6 +1277,59 @@ TCC_COMPATIBLE_RETURN_TYPES(GatherOp)
 LogicalResult GatherOp::verify() { return success(); }
 
 //===----------------------------------------------------------------------===//
+// MaskSelectOp, NonzeroOp
+//===----------------------------------------------------------------------===//
+
+// Result dim 0 is inferred as `?`: a count known only once the op has run.
+
+LogicalResult MaskSelectOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor ad,
+                                             SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX()), mask = rankedOrNull(ad.getMask());
+  if (!x || !mask)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (mask.getRank() > x.getRank())
+    return fail(loc, name,
+                llvm::formatv("expects mask of rank at most x's rank {0}, "
+                              "got rank {1} (mask {2}, x {3})",
+                              x.getRank(), mask.getRank(),
+                              shapeStr(mask.getShape()), shapeStr(x.getShape()))
+                    .str());
+  for (int64_t d = 0; d < mask.getRank(); ++d) {
+    int64_t m = mask.getDimSize(d), v = x.getDimSize(d);
+    if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(v) && m != v)
+      return fail(loc, name,
+                  llvm::formatv("expects mask dim {0} (size {1}) to equal x "
+                                "dim {0} (size {2}): the mask has x's shape "
+                                "or that of its leading dims, it does not "
+                                "broadcast (mask {3}, x {4})",
+                                d, m, v, shapeStr(mask.getShape()),
+                                shapeStr(x.getShape()))
+                      .str());
+  }
+  SmallVector<int64_t> shape = {ShapedType::kDynamic};
+  llvm::append_range(shape, x.getShape().drop_front(mask.getRank()));
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(MaskSelectOp)
+
+LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor ad,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(ad.getX());
+  if (!x)
+    return fail(loc, getOperationName(), "expects a ranked tensor operand");
+  inferred.push_back(RankedTensorType::get({ShapedType::kDynamic, x.getRank()},
+                                           IntegerType::get(ctx, 64)));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(NonzeroOp)
+
+//===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//
 

@@ -23,6 +23,17 @@ class TCC_InferredOp<string mnemonic, list<Trait> traits = []>
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+/// Ops whose result dim 0 depends on the operands' values (how many elements
+/// a mask keeps). Type inference gives that dim as `?` and the other dims
+/// from the operands; there is no ReifyRankedShapedTypeOpInterface, as the
+/// size is only known once the op has run. A declared static size there is
+/// a promise checked at runtime, as for any refined dim.
+class TCC_DataDependentOp<string mnemonic, list<Trait> traits = []>
+    : TCC_Op<mnemonic, !listconcat(traits,
+          [Pure, InferTypeOpAdaptorWithIsCompatible])> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//
@@ -517,6 +528,57 @@ def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
   let results = (outs TCC_Tensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data-dependent shapes
+//===----------------------------------------------------------------------===//
+
+def TCC_MaskSelectOp : TCC_DataDependentOp<"mask_select"> {
+  let summary = "elements or rows of x where mask is true (x[mask])";
+  let description = [{
+    PyTorch's boolean indexing `x[mask]`. The mask has the shape of `x`
+    (`torch.masked_select`: the result is 1-D, the selected elements in
+    row-major order) or of the leading dims of `x` (`boxes[keep]`: whole
+    rows are selected, and the result is `[count] + x.shape[mask_rank:]`).
+    The mask does not broadcast: its dims must equal x's leading dims, which
+    is checked at compile time for static dims and at runtime for dynamic
+    ones.
+
+    The number of selected elements or rows, `count`, depends on the mask's
+    values, so type inference makes result dim 0 dynamic (`?`); at runtime
+    it is between 0 and the number of elements (rows) of `x`. (A declared
+    static size there is checked against the count at runtime.) Compiled
+    code allocates the result at that bound and returns a view of its first
+    `count` entries.
+
+    Example:
+    ```mlir
+    %keep = tcc.cmp %scores, %threshold {predicate = "gt"} : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+    %kept = tcc.mask_select %boxes, %keep : (tensor<?x4xf32>, tensor<?xi1>) -> tensor<?x4xf32>
+    %flat = tcc.mask_select %x, %m : (tensor<2x3xf32>, tensor<2x3xi1>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, TCC_BoolTensor:$mask);
+  let results = (outs TCC_Tensor:$result);
+}
+
+def TCC_NonzeroOp : TCC_DataDependentOp<"nonzero"> {
+  let summary = "indices of the non-zero elements (torch.nonzero)";
+  let description = [{
+    One row per non-zero (true, for i1) element of `x`, in row-major order;
+    each row holds that element's index along every dim of `x`. The result
+    is `[count, rank(x)]` of i64, where `count` depends on the values, so
+    type inference makes result dim 0 dynamic (`?`; a declared static size
+    is checked at runtime). NaN counts as non-zero.
+
+    Example:
+    ```mlir
+    %0 = tcc.nonzero %x : (tensor<3x4xi1>) -> tensor<?x2xi64>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x);
+  let results = (outs 2DTensorOf<[I64]>:$result);
 }
 
 #endif // TCC_DIALECT_TCC_IR_TCCOPS_TD
