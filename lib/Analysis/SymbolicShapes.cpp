@@ -787,6 +787,25 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         out.append(x.begin() + axis + 1, x.end());
         return set(r, out, op);
       })
+      .Case([&](MaskSelectOp m) -> LogicalResult {
+        // The mask covers x's leading dims; the count is known only at run
+        // time (a fresh symbol), the rows keep x's trailing dims.
+        SmallVector<AffineExpr> x = shapeOf(m.getX()), mask = shapeOf(m.getMask());
+        for (size_t d = 0; d < mask.size() && d < x.size(); ++d)
+          if (failed(unifyDims(mask[d], x[d], op,
+                               "mask dim " + std::to_string(d) +
+                                   " and x dim " + std::to_string(d) +
+                                   " differ")))
+            return failure();
+        SmallVector<AffineExpr> out = {fresh()};
+        out.append(x.begin() + std::min(mask.size(), x.size()), x.end());
+        return set(r, out, op);
+      })
+      .Case([&](NonzeroOp n) {
+        SmallVector<AffineExpr> out = {
+            fresh(), cst((int64_t)shapeOf(n.getX()).size())};
+        return set(r, out, op);
+      })
       .Case([&](tensor::CastOp c) { return like(c.getSource()); })
       .Default([&](Operation *) {
         // Unknown to the analysis (or data-dependent): static dims from the

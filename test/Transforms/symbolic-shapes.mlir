@@ -560,3 +560,21 @@ func.func @runtime_equality_not_guarded(%x: tensor<?xf32> {tcc.shape = #tcc.shap
   %2 = tcc.add %0, %1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
   return %2 : tensor<?xf32>
 }
+
+// -----
+
+// Data-dependent sizes: mask_select's count is a run-time symbol (u0),
+// never guarded at entry; its rows keep x's trailing dims, and the mask's
+// dims are tied to x's leading ones. nonzero gives [u, rank].
+// CHECK-LABEL: func.func @data_dependent
+//       CHECK:   tcc.cmp {{.*}}tcc.shape = #tcc.shape<[N]>
+//       CHECK:   tcc.mask_select {{.*}}tcc.shape = #tcc.shape<[u0, D]>
+//       CHECK:   tcc.nonzero {{.*}}tcc.shape = #tcc.shape<[u1, 2]>
+//   CHECK-NOT:   tcc.constraints
+func.func @data_dependent(%boxes: tensor<?x?xf32> {tcc.shape = #tcc.shape<[N, D]>}, %scores: tensor<?xf32>, %t: tensor<f32>)
+    -> (tensor<?x?xf32>, tensor<?x2xi64>) {
+  %keep = tcc.cmp %scores, %t {predicate = "gt"} : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+  %0 = tcc.mask_select %boxes, %keep : (tensor<?x?xf32>, tensor<?xi1>) -> tensor<?x?xf32>
+  %1 = tcc.nonzero %boxes : (tensor<?x?xf32>) -> tensor<?x2xi64>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x2xi64>
+}
