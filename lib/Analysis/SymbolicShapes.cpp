@@ -1253,3 +1253,16 @@ bool mlir::tcc::expectAtLeast(Value v, ArrayRef<int64_t> dims,
   product.walk([&](AffineExpr e) { symbolsUsed += isa<AffineSymbolExpr>(e); });
   return symbolsUsed >= 2;
 }
+
+bool mlir::tcc::provablyEqualSizes(AffineExpr a, AffineExpr b) {
+  a = simplifyAffineExpr(a, 0, 64);
+  b = simplifyAffineExpr(b, 0, 64);
+  if (a == b)
+    return true;
+  auto ma = asMonomial(a), mb = asMonomial(b);
+  if (!ma || !mb || ma->coefficient != mb->coefficient)
+    return false;
+  llvm::sort(ma->symbols);
+  llvm::sort(mb->symbols);
+  return ma->symbols == mb->symbols;
+}

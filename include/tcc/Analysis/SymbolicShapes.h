@@ -100,6 +100,10 @@ readShapeAnnotation(Value v, SmallVectorImpl<std::string> &names);
 int64_t knownDivisor(AffineExpr e, func::FuncOp func,
                      SmallVectorImpl<std::string> &names);
 
+/// Whether two size expressions are provably equal (the same expression,
+/// or the same product of symbols in another order: B * S == S * B).
+bool provablyEqualSizes(AffineExpr a, AffineExpr b);
+
 /// Lower and upper bounds of `e` (symbol ids as in `names`) under the
 /// ranges in the function's `tcc.constraints`; sizes are never negative, so
 /// an unconstrained symbol is [0, INT64_MAX].

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Conversion/TCCToLinalg/TCCToLinalg.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
@@ -36,6 +37,41 @@ struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
     return success();
   }
 };
+
+/// Groups the dims of `fine` into those of `coarse`: consecutive fine dims
+/// whose product is provably the coarse dim (unit dims join a neighbour).
+std::optional<SmallVector<ReassociationIndices>>
+groupDims(ArrayRef<AffineExpr> coarse, ArrayRef<AffineExpr> fine) {
+  if (coarse.empty() || fine.empty())
+    return std::nullopt;
+  auto isOne = [](AffineExpr e) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == 1;
+  };
+  SmallVector<ReassociationIndices> groups;
+  size_t f = 0;
+  for (AffineExpr target : coarse) {
+    ReassociationIndices group;
+    AffineExpr product = getAffineConstantExpr(1, target.getContext());
+    bool matched = false;
+    while (f < fine.size()) {
+      group.push_back(f);
+      product = product * fine[f++];
+      if (provablyEqualSizes(product, target)) {
+        matched = true;
+        break;
+      }
+    }
+    if (!matched)
+      return std::nullopt;
+    groups.push_back(group);
+  }
+  while (f < fine.size() && isOne(fine[f]))
+    groups.back().push_back(f++);
+  if (f != fine.size())
+    return std::nullopt;
+  return groups;
+}
 
 struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -104,6 +140,34 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
     for (Value d : dims)
       asI64.push_back(arith::IndexCastOp::create(rewriter, loc,
                                                  rewriter.getI64Type(), d));
+    // Dims known as size expressions (--symbolic-shapes) that differ only
+    // by grouping: metadata only, as in the static case, so bufferization
+    // keeps a view instead of copying.
+    SmallVector<std::string> names;
+    auto inExprs = readShapeAnnotation(op.getX(), names);
+    auto outExprs = readShapeAnnotation(op.getResult(), names);
+    if (inExprs && outExprs && in.getRank() != out.getRank()) {
+      bool collapse = in.getRank() > out.getRank();
+      if (auto re = collapse ? groupDims(*outExprs, *inExprs)
+                             : groupDims(*inExprs, *outExprs)) {
+        Value r;
+        if (collapse)
+          r = tensor::CollapseShapeOp::create(rewriter, loc, out, op.getX(),
+                                              *re);
+        else {
+          SmallVector<OpFoldResult> outputShape;
+          for (int64_t d = 0; d < out.getRank(); ++d)
+            outputShape.push_back(
+                out.isDynamicDim(d)
+                    ? OpFoldResult(dims[d])
+                    : OpFoldResult(rewriter.getIndexAttr(out.getDimSize(d))));
+          r = tensor::ExpandShapeOp::create(rewriter, loc, out, op.getX(),
+                                            *re, outputShape);
+        }
+        rewriter.replaceOp(op, r);
+        return success();
+      }
+    }
     Value shape = tensor::FromElementsOp::create(
         rewriter, loc,
         RankedTensorType::get({out.getRank()}, rewriter.getI64Type()), asI64);
@@ -214,6 +278,13 @@ struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
       }
       // Dynamic dim: the same clamping in index arithmetic.
       Value dim = tensor::DimOp::create(rewriter, loc, op.getX(), d);
+      // The whole dim (the common case): a static offset keeps the view's
+      // layout static, so the ops reading it still vectorize.
+      if (s == 0 && e >= INT64_MAX / 2 && steps[d] == 1) {
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(dim);
+        continue;
+      }
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       auto clampIdx = [&](int64_t v) -> Value {
         // Python-style: huge values behave as the dim itself.
