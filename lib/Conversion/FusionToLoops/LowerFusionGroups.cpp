@@ -294,15 +294,27 @@ void markParallelLoop(linalg::LinalgOp root,
   if (loops.empty() || work < (1 << 16))
     return;
   auto mark = UnitAttr::get(root.getContext());
-  for (LoopLikeOpInterface loop : loops) {
-    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+  for (size_t i = 0; i < loops.size(); ++i) {
+    auto forOp = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[i]).getOperation());
     if (!forOp)
       continue;
     std::optional<APInt> trips = forOp.getStaticTripCount();
-    if (trips && trips->getSExtValue() >= 4) {
-      forOp->setAttr(kParallelLoopAttr, mark);
-      return;
+    if (!trips || trips->getSExtValue() < 4)
+      continue;
+    forOp->setAttr(kParallelLoopAttr, mark);
+    // Dynamic row-tile loops right around it join the band (rows x
+    // columns of tiles in one parallel loop), so a dynamic sequence does
+    // not fork a team per row tile; unit-step loops (a batch of 1) stay
+    // outside.
+    for (int64_t j = (int64_t)i - 1; j >= 0; --j) {
+      auto outer = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[j]).getOperation());
+      std::optional<int64_t> step =
+          outer ? getConstantIntValue(outer.getStep()) : std::nullopt;
+      if (!outer || outer.getStaticTripCount() || !step || *step <= 1)
+        break;
+      outer->setAttr(kParallelLoopAttr, mark);
     }
+    return;
   }
   // No loop is known to be long: mark the leading band of dynamic loops
   // (batch x sequence rows, say), which tcc-parallelize-tile-loops
@@ -546,7 +558,12 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     };
     for (int64_t d : parallelDims)
       kSizes[d] = 1;
-    if (!parallelDims.empty())
+    // Dynamic columns (a sequence length) take full-width tiles anyway: the
+    // peeled main loop runs static 8 x 32 tiles and only the last partial
+    // tile is scalar.
+    if (!parallelDims.empty() && ShapedType::isDynamic(ranges[parallelDims.back()]))
+      kSizes[parallelDims.back()] = 2 * lanes;
+    else if (!parallelDims.empty())
       registerTile(parallelDims.back(), 2 * lanes);
     if (parallelDims.size() >= 2)
       registerTile(parallelDims[parallelDims.size() - 2], 8);

@@ -2,6 +2,7 @@
 #include "tcc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -15,6 +16,85 @@ namespace mlir::tcc {
 using namespace mlir;
 
 namespace {
+
+/// memref.copy of a small static shape whose innermost dim is contiguous
+/// (a tile of a view into a buffer with dynamic sizes): one vector
+/// read/write instead of the generic memrefCopy runtime call, which is
+/// what a copy with dynamic strides becomes otherwise.
+struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    auto src = dyn_cast<MemRefType>(op.getSource().getType());
+    auto dst = dyn_cast<MemRefType>(op.getTarget().getType());
+    if (!src || !dst || src.getRank() == 0 ||
+        !src.getElementType().isIntOrFloat() ||
+        src.getElementType().isInteger(1))
+      return failure();
+    // Larger or dynamic copies with a static, contiguous innermost dim: a
+    // loop nest over the outer dims, one vector per innermost row.
+    int64_t rowLength = src.getShape().back();
+    if (!src.hasStaticShape() || src.getNumElements() > 4096) {
+      if (ShapedType::isDynamic(rowLength) || rowLength == 0 ||
+          rowLength > 4096 || !innermostContiguous(src) ||
+          !innermostContiguous(dst))
+        return failure();
+      return copyByRows(op, src, rewriter);
+    }
+    if (src.getNumElements() == 0)
+      return failure();
+    if (!innermostContiguous(src) || !innermostContiguous(dst))
+      return failure();
+    Location loc = op.getLoc();
+    auto vecType = VectorType::get(src.getShape(), src.getElementType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(src.getRank(), zero);
+    SmallVector<bool> inBounds(src.getRank(), true);
+    Value v = vector::TransferReadOp::create(
+        rewriter, loc, vecType, op.getSource(), indices,
+        /*padding=*/std::nullopt, inBounds);
+    vector::TransferWriteOp::create(rewriter, loc, v, op.getTarget(), indices,
+                                    inBounds);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  static bool innermostContiguous(MemRefType t) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return succeeded(t.getStridesAndOffset(strides, offset)) &&
+           strides.back() == 1;
+  }
+
+  LogicalResult copyByRows(memref::CopyOp op, MemRefType src,
+                           PatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    int64_t rank = src.getRank();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto vecType =
+        VectorType::get({src.getShape().back()}, src.getElementType());
+    SmallVector<Value> ivs;
+    OpBuilder::InsertionGuard guard(rewriter);
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      Value ub = memref::DimOp::create(rewriter, loc, op.getSource(), d);
+      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
+      ivs.push_back(loop.getInductionVar());
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    ivs.push_back(zero);
+    auto map = AffineMap::get(rank, 0, rewriter.getAffineDimExpr(rank - 1));
+    SmallVector<bool> inBounds = {true};
+    Value row = vector::TransferReadOp::create(
+        rewriter, loc, vecType, op.getSource(), ivs, /*padding=*/std::nullopt,
+        map, ArrayRef<bool>(inBounds));
+    vector::TransferWriteOp::create(rewriter, loc, row, op.getTarget(), ivs,
+                                    map, ArrayRef<bool>(inBounds));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -25,6 +105,7 @@ struct LowerVectorsPass
                                           /*verifyNonZeroTrip=*/true);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
+    patterns.add<VectorizeSmallCopy>(ctx);
     // f32 exp/log/tanh/erf/... as polynomials: pure arith, so they stay
     // vectorized instead of becoming one libm call per lane.
     populateMathPolynomialApproximationPatterns(patterns);

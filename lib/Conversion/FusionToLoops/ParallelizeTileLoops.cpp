@@ -23,19 +23,23 @@ struct ParallelizeTileLoopsPass
     : tcc::impl::ParallelizeTileLoopsPassBase<ParallelizeTileLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<scf::ForOp> marked;
-    getOperation().walk([&](scf::ForOp forOp) {
-      if (forOp->hasAttr(tcc::kParallelLoopAttr))
-        marked.push_back(forOp);
-    });
-    for (scf::ForOp forOp : marked) {
-      if (!forOp->hasAttr(tcc::kParallelLoopAttr))
-        continue; // Folded into an outer band already.
+    // Outermost marked loop first, until none is left: a band of marked
+    // loops perfectly nested in it becomes one scf.parallel (the dims
+    // collapse into one OpenMP loop), and marks inside it are dropped (one
+    // level of parallelism).
+    while (true) {
+      scf::ForOp forOp;
+      getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp op) {
+        if (!op->hasAttr(tcc::kParallelLoopAttr))
+          return WalkResult::advance();
+        forOp = op;
+        return WalkResult::interrupt();
+      });
+      if (!forOp)
+        return;
       forOp->removeAttr(tcc::kParallelLoopAttr);
       if (forOp.getNumResults() != 0)
         continue; // Still carries values (not bufferized in place): serial.
-      // A band: marked loops perfectly nested in this one, with bounds
-      // defined outside it, become extra dims of one scf.parallel.
       SmallVector<scf::ForOp> band = {forOp};
       while (true) {
         Block *body = band.back().getBody();
@@ -50,7 +54,6 @@ struct ParallelizeTileLoopsPass
                                 &forOp.getRegion());
                           }))
           break;
-        inner->removeAttr(tcc::kParallelLoopAttr);
         band.push_back(inner);
       }
       SmallVector<Value> lbs, ubs, steps;
@@ -69,6 +72,9 @@ struct ParallelizeTileLoopsPass
       for (Operation &op : band.back().getBody()->without_terminator())
         b.clone(op, mapping);
       forOp.erase();
+      parallel.walk([](scf::ForOp inner) {
+        inner->removeAttr(tcc::kParallelLoopAttr);
+      });
     }
   }
 };
