@@ -53,6 +53,9 @@ FailureOr<ShapeGuards> ShapeGuards::build(FunctionOpInterface func,
       if (auto c = dyn_cast<AffineConstantExpr>(e)) {
         guard.kind = ShapeGuard::Kind::StaticDim;
         guard.value = c.getValue();
+        if (auto dimNames = func.getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
+            dimNames && k < (int64_t)dimNames.size())
+          guard.name = cast<StringAttr>(dimNames[k]).getValue().str();
         g.guards.push_back(guard);
       } else if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
         auto &def = defs[s.getPosition()];
@@ -186,7 +189,8 @@ ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
     case ShapeGuard::Kind::StaticDim:
       if (actual() != g.value)
         msg = input(g.input, g.dim) + ": expected " + std::to_string(g.value) +
-              ", got " + std::to_string(actual());
+              (g.name.empty() ? "" : " (" + g.name + ")") + ", got " +
+              std::to_string(actual());
       break;
     case ShapeGuard::Kind::SameDim: {
       int64_t ref = shapes[g.refInput][g.refDim];

@@ -841,7 +841,7 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
     argDims[arg.getArgNumber()] = attr.getDims(userNames);
   }
   for (const std::string &n : userNames)
-    a.addSymbol(n, /*fromInputs=*/true);
+    a.symbols[a.addSymbol(n, /*fromInputs=*/true)].userNamed = true;
   unsigned nextAuto = 0;
   for (BlockArgument arg : func.getArguments()) {
     auto t = dyn_cast<RankedTensorType>(arg.getType());
@@ -1026,6 +1026,31 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
   };
 
   for (BlockArgument arg : func.getArguments()) {
+    // Named dims that became constants (specialization, a declared size)
+    // keep their names for the entry guards' messages.
+    if (auto raw = shapes.find(arg); raw != shapes.end()) {
+      SmallVector<Attribute> dimNames;
+      bool anyNamed = false;
+      for (AffineExpr e : raw->second) {
+        auto sym = dyn_cast<AffineSymbolExpr>(e);
+        bool named = sym && symbols[sym.getPosition()].userNamed &&
+                     constantOf(resolve(e));
+        dimNames.push_back(
+            b.getStringAttr(named ? names[sym.getPosition()] : ""));
+        anyNamed |= named;
+      }
+      if (auto old = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                      kDimNamesAttr);
+          old && old.size() == dimNames.size())
+        for (auto [i, o] : llvm::enumerate(old))
+          if (!cast<StringAttr>(o).getValue().empty()) {
+            dimNames[i] = o;
+            anyNamed = true;
+          }
+      if (anyNamed)
+        func.setArgAttr(arg.getArgNumber(), kDimNamesAttr,
+                        b.getArrayAttr(dimNames));
+    }
     SmallVector<AffineExpr> dims =
         refineSignature ? refine(arg) : getShape(arg);
     if (!dims.empty() && (hasSymbol(dims) || func.getArgAttr(arg.getArgNumber(), kShapeAttr)))

@@ -94,6 +94,7 @@ struct InsertEntryGuardsPass
       for (unsigned i = 0; i < func.getNumArguments(); ++i) {
         func.removeArgAttr(i, kShapeAttr);
         func.removeArgAttr(i, kArgNameAttr);
+        func.removeArgAttr(i, kDimNamesAttr);
       }
     }
   }

@@ -160,7 +160,7 @@ func.func @half(%h: tensor<?x4xf32> {tcc.shape = #tcc.shape<[(B - 1) floordiv 2 
 // SPEC_OK: [SUCCESS] result[0] matches the reference (8x4xf32)
 // RUN: not tcc-run %s --function=policy --specialize=B=8 --input=5x256xf32=random --input=4x256xf32=random 2>&1 | FileCheck %s --check-prefix=SPEC_BAD
 // RUN: not tcc-run %s --function=policy --specialize=B=8 --input=5x256xf32=random --input=4x256xf32=random --no-host-shape-checks 2>&1 | FileCheck %s --check-prefix=SPEC_BAD
-// SPEC_BAD: tcc-run: error: input 0 (obs) dim 0: expected 8, got 5
+// SPEC_BAD: tcc-run: error: input 0 (obs) dim 0: expected 8 (B), got 5
 
 // A value the constraints exclude is a compile-time error.
 // RUN: not tcc-run %s --function=policy --specialize=B=80 --input=80x256xf32=random --input=4x256xf32=random 2>&1 | FileCheck %s --check-prefix=SPEC_RANGE

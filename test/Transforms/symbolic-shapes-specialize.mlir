@@ -9,7 +9,7 @@
 // B = 8 satisfies the constraints, which are dropped; nothing is dynamic
 // any more, so no op has a tcc.shape.
 // CHECK-LABEL: func.func @constraints
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x256xf32> {tcc.name = "obs", tcc.shape = #tcc.shape<[8, 256]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x256xf32> {tcc.dim_names = ["B", ""], tcc.name = "obs", tcc.shape = #tcc.shape<[8, 256]>}
 //  CHECK-SAME:   -> tensor<8x512xf32>
 //   CHECK-NOT:   tcc.constraints
 //       CHECK:   tcc.linear
@@ -27,7 +27,7 @@ func.func @constraints(%x: tensor<?x256xf32> {tcc.shape = #tcc.shape<[B, 256]>, 
 // Only B is fixed: S and the weight's columns stay symbolic. The concat of
 // two B-row tensors has 16 rows.
 // CHECK-LABEL: func.func @partial
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x?xf32> {tcc.shape = #tcc.shape<[8, S]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x?xf32> {tcc.dim_names = ["B", ""], tcc.shape = #tcc.shape<[8, S]>}
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32> {tcc.shape = #tcc.shape<[S, s1]>}
 //  CHECK-SAME:   -> (tensor<8x?xf32>, tensor<16x?xf32>)
 //   CHECK-NOT:   tcc.constraints
@@ -45,7 +45,7 @@ func.func @partial(%x: tensor<?x?xf32> {tcc.shape = #tcc.shape<[B, S]>}, %w: ten
 // An equality between two non-trivial expressions stays a constraint, over
 // the symbols that are left (B * S == T * 2 with B = 8).
 // CHECK-LABEL: func.func @equality
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x?x?xf32> {tcc.shape = #tcc.shape<[8, S, T]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<8x?x?xf32> {tcc.dim_names = ["B", "", ""], tcc.shape = #tcc.shape<[8, S, T]>}
 //  CHECK-SAME:   attributes {tcc.constraints = ["S * 8 == T * 2"]}
 func.func @equality(%x: tensor<?x?x?xf32> {tcc.shape = #tcc.shape<[B, S, T]>}) -> tensor<?x?x?xf32>
     attributes {tcc.constraints = ["B * S == T * 2"]} {
@@ -59,7 +59,7 @@ func.func @equality(%x: tensor<?x?x?xf32> {tcc.shape = #tcc.shape<[B, S, T]>}) -
 // stride 2, pad 3 conv of seed exercise 2.2 is (8 - 1) floordiv 2 + 1 = 4
 // wide; its batch N stays symbolic.
 // CHECK-LABEL: func.func @conv
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x3x8x8xf32> {tcc.shape = #tcc.shape<[N, 3, 8, 8]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x3x8x8xf32> {tcc.dim_names = ["", "", "B", "B"], tcc.shape = #tcc.shape<[N, 3, 8, 8]>}
 //  CHECK-SAME:   -> tensor<?x64x4x4xf32>
 //       CHECK:   tcc.conv2d
 //  CHECK-SAME:     tcc.shape = #tcc.shape<[N, 64, 4, 4]>

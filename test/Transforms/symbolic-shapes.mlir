@@ -219,7 +219,7 @@ func.func @attention_mask(%q: tensor<?x?x?x?xf32>, %k: tensor<?x?x?x?xf32>, %v: 
 // A static head dim on q makes k's static too.
 // CHECK-LABEL: func.func @attention_static_head
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?x64xf32> {tcc.shape = #tcc.shape<[B, S, 64]>}
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?x64xf32> {tcc.shape = #tcc.shape<[B, T, 64]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?x64xf32> {tcc.dim_names = ["", "", "D"], tcc.shape = #tcc.shape<[B, T, 64]>}
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?x?xf32> {tcc.shape = #tcc.shape<[B, T, s2]>}
 //       CHECK:   tcc.attention {{.*}}{is_causal = true, tcc.shape = #tcc.shape<[B, S, s2]>} : (tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x?xf32>)
 func.func @attention_static_head(%q: tensor<?x?x64xf32> {tcc.shape = #tcc.shape<[B, S, 64]>}, %k: tensor<?x?x?xf32> {tcc.shape = #tcc.shape<[B, T, D]>}, %v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
@@ -438,12 +438,13 @@ func.func @fusion_group(%a: tensor<?x?xf32>, %b: tensor<?xf32>, %c: tensor<?x8xf
 // -----
 
 // User names: equal names are equal sizes; a name that meets a static dim
-// takes its value and disappears (D = 256); unnamed dims are s0, s1, ...
+// takes its value and disappears from the shape (D = 256; tcc.dim_names
+// keeps it for messages); unnamed dims are s0, s1, ...
 // and never reuse a user's name.
 // CHECK-LABEL: func.func @user_names
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32> {tcc.shape = #tcc.shape<[B, B]>}
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x256xf32> {tcc.shape = #tcc.shape<[B, 256]>}
-//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<256xf32> {tcc.shape = #tcc.shape<[256]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x256xf32> {tcc.dim_names = ["", "D"], tcc.shape = #tcc.shape<[B, 256]>}
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<256xf32> {tcc.dim_names = ["D"], tcc.shape = #tcc.shape<[256]>}
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32> {tcc.shape = #tcc.shape<[s0, s2]>}
 //  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: tensor<?xf32> {tcc.shape = #tcc.shape<[s1]>}
 //       CHECK:   tcc.add {{.*}}{tcc.shape = #tcc.shape<[B, B]>}

@@ -38,6 +38,7 @@ struct ShapeGuard {
   int64_t refDim = 0;
   AffineExpr lhs, rhs; // over the symbols of ShapeGuards::names
   int64_t value = 0, min = 0, max = INT64_MAX, divisor = 1;
+  std::string name; // StaticDim: the size symbol the dim was fixed from
 };
 
 class ShapeGuards {

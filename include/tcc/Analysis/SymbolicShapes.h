@@ -33,6 +33,8 @@ constexpr llvm::StringLiteral kShapeAttr = "tcc.shape";
 constexpr llvm::StringLiteral kShapesAttr = "tcc.shapes"; // multi-result ops
 constexpr llvm::StringLiteral kConstraintsAttr = "tcc.constraints";
 constexpr llvm::StringLiteral kArgNameAttr = "tcc.name";
+/// Names of argument dims that were fixed to constants (for messages).
+constexpr llvm::StringLiteral kDimNamesAttr = "tcc.dim_names";
 
 /// What is known about one size symbol.
 struct SizeSymbol {
@@ -40,6 +42,8 @@ struct SizeSymbol {
   int64_t min = 0, max = INT64_MAX, divisor = 1;
   /// False for sizes known only at run time (data-dependent results).
   bool fromInputs = true;
+  /// Named by the user (not s0, s1, ... or u0, ...).
+  bool userNamed = false;
 };
 
 class SymbolicShapeAnalysis {
