@@ -565,9 +565,45 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       kSizes[parallelDims.back()] = 2 * lanes;
     else if (!parallelDims.empty())
       registerTile(parallelDims.back(), 2 * lanes);
-    if (parallelDims.size() >= 2)
-      registerTile(parallelDims[parallelDims.size() - 2], 8);
+    if (parallelDims.size() >= 2) {
+      int64_t m = parallelDims[parallelDims.size() - 2];
+      registerTile(m, 8);
+      // Dynamic rows (the last, partial row tile of a dynamic sequence):
+      // 4 rows at a time first, then 2, then 1 (below), so fewer than 8
+      // rows take at most three passes over the weight panel, not seven.
+      if (ShapedType::isDynamic(ranges[m]))
+        kSizes[m] = 4;
+    }
     (void)tileAndPeel(rewriter, op, kSizes);
+  }
+  for (int64_t rows : {2, 1}) {
+    simplifyGroup(group, canonicalize);
+    SmallVector<linalg::LinalgOp> edges;
+    group.walk([&](linalg::LinalgOp op) {
+      if (!linalg::isaContractionOpInterface(op) || op->hasAttr(kDotTile))
+        return;
+      SmallVector<int64_t> parallel;
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (it == utils::IteratorType::parallel)
+          parallel.push_back(i);
+      if (parallel.size() >= 2 &&
+          ShapedType::isDynamic(
+              op.getStaticLoopRanges()[parallel[parallel.size() - 2]]))
+        edges.push_back(op);
+    });
+    for (linalg::LinalgOp op : edges) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      SmallVector<int64_t> parallel;
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (it == utils::IteratorType::parallel)
+          parallel.push_back(i);
+      sizes[parallel[parallel.size() - 2]] = rows;
+      // Leading dynamic parallel dims (a batch) one at a time.
+      for (size_t p = 0; p + 2 < parallel.size(); ++p)
+        if (ShapedType::isDynamic(op.getStaticLoopRanges()[parallel[p]]))
+          sizes[parallel[p]] = 1;
+      (void)tileAndPeel(rewriter, op, sizes, /*peel=*/rows > 1);
+    }
   }
   simplifyGroup(group, canonicalize);
   splitDotProductTiles(rewriter, group, lanes);
@@ -619,15 +655,25 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<int64_t> sizes(ranges.size(), 0);
     bool makesStatic = true;
+    int64_t last = ranges.size() - 1;
     for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
       if (!ShapedType::isDynamic(ranges[i]))
         continue;
+      // A dynamic innermost dim (a softmax over a dynamic sequence) is cut
+      // into lanes-wide chunks: the peeled main loop vectorizes, only the
+      // last partial chunk stays scalar. Other dynamic dims go one at a
+      // time; a dynamic reduction elsewhere keeps the op scalar.
+      if ((int64_t)i == last) {
+        sizes[i] = lanes;
+        continue;
+      }
       if (it == utils::IteratorType::reduction)
         makesStatic = false;
       sizes[i] = 1;
     }
     if (makesStatic)
-      (void)tileAndPeel(rewriter, op, sizes, /*peel=*/false);
+      (void)tileAndPeel(rewriter, op, sizes,
+                        /*peel=*/ShapedType::isDynamic(ranges[last]));
   }
   simplifyGroup(group, canonicalize);
 
