@@ -1274,9 +1274,16 @@ bool mlir::tcc::expectAtLeast(Value v, ArrayRef<int64_t> dims,
     return true;
   if (hi < threshold)
     return false;
+  // A bounded range reaching the threshold (a shape bucket such as
+  // 9 <= B <= 64) counts as large unless most of it lies far below.
+  if (hi != INT64_MAX)
+    return lo >= threshold / 8;
+  // Unbounded: several symbols (batch x sequence), or rows spread over
+  // several dims ([1, S, 768] activations of a sequence model), count as
+  // large; a lone batch dim of a 2-D input as small.
   unsigned symbolsUsed = 0;
   product.walk([&](AffineExpr e) { symbolsUsed += isa<AffineSymbolExpr>(e); });
-  return symbolsUsed >= 2;
+  return symbolsUsed >= 2 || dims.size() >= 2;
 }
 
 bool mlir::tcc::provablyEqualSizes(AffineExpr a, AffineExpr b) {

@@ -116,9 +116,11 @@ std::pair<int64_t, int64_t> sizeBounds(AffineExpr e, func::FuncOp func,
 
 /// Whether the dims `dims` of `v` (product) are expected to be at least
 /// `threshold` at run time, for codegen strategy choices: static sizes
-/// decide exactly; otherwise the bounds from the constraints decide when
-/// they can; otherwise a product of several size symbols (batch x
-/// sequence) is taken as large and a lone symbol (a batch) as small.
+/// decide exactly; otherwise the bounds from the constraints decide (a
+/// bounded range reaching the threshold counts as large when its lower end
+/// is at least threshold / 8); otherwise a product of several size symbols
+/// or dims (batch x sequence) is taken as large and a lone batch dim as
+/// small.
 bool expectAtLeast(Value v, ArrayRef<int64_t> dims, int64_t threshold);
 
 } // namespace mlir::tcc

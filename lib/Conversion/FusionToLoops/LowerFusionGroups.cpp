@@ -290,7 +290,7 @@ void markParallelLoop(linalg::LinalgOp root,
                       ArrayRef<LoopLikeOpInterface> loops) {
   int64_t work = 1;
   for (int64_t r : root.getStaticLoopRanges())
-    work *= ShapedType::isDynamic(r) ? 64 : r;
+    work *= ShapedType::isDynamic(r) ? 256 : r; // a dynamic dim: a sequence, say
   if (loops.empty() || work < (1 << 16))
     return;
   auto mark = UnitAttr::get(root.getContext());
@@ -322,8 +322,14 @@ void markParallelLoop(linalg::LinalgOp root,
   bool any = false;
   for (LoopLikeOpInterface loop : loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-    if (!forOp || forOp.getStaticTripCount())
+    if (!forOp)
       break;
+    // Loops that run once (a batch fixed to 1) are stepped over.
+    if (std::optional<APInt> trips = forOp.getStaticTripCount()) {
+      if (trips->getSExtValue() <= 1)
+        continue;
+      break;
+    }
     forOp->setAttr(kParallelLoopAttr, mark);
     any = true;
   }
