@@ -290,7 +290,7 @@ void markParallelLoop(linalg::LinalgOp root,
                       ArrayRef<LoopLikeOpInterface> loops) {
   int64_t work = 1;
   for (int64_t r : root.getStaticLoopRanges())
-    work *= ShapedType::isDynamic(r) ? 256 : r; // a dynamic dim: a sequence, say
+    work *= ShapedType::isDynamic(r) ? 64 : r;
   if (loops.empty() || work < (1 << 16))
     return;
   auto mark = UnitAttr::get(root.getContext());
