@@ -44,6 +44,15 @@ unsigned SymbolicShapeAnalysis::addSymbol(StringRef name, bool fromInputs) {
   return symbols.size() - 1;
 }
 
+bool SymbolicShapeAnalysis::isInputExpr(AffineExpr e) const {
+  bool all = true;
+  e.walk([&](AffineExpr s) {
+    if (auto sym = dyn_cast<AffineSymbolExpr>(s))
+      all &= symbols[sym.getPosition()].fromInputs;
+  });
+  return all;
+}
+
 std::string SymbolicShapeAnalysis::str(AffineExpr e) const {
   return printSymbolicExpr(e, names);
 }
@@ -177,19 +186,11 @@ SymbolicShapeAnalysis::unify(AffineExpr a, AffineExpr b, Operation *op,
     return addFacts(getAffineSymbolExpr(keep, ctx), d.min, d.max, d.divisor,
                     op);
   }
-  auto fromInputs = [&](AffineExpr e) {
-    bool all = true;
-    e.walk([&](AffineExpr s) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(s))
-        all &= symbols[sym.getPosition()].fromInputs;
-    });
-    return all;
-  };
   for (auto [sym, other] : {std::pair(symA, b), std::pair(symB, a)}) {
     if (!sym || other.isFunctionOfSymbol(sym.getPosition()))
       continue;
     // An input size is never defined by a size known only at run time.
-    if (symbols[sym.getPosition()].fromInputs && !fromInputs(other))
+    if (symbols[sym.getPosition()].fromInputs && !isInputExpr(other))
       continue;
     unsigned id = sym.getPosition();
     // A run-time-only size may take an input expression, not the reverse
@@ -217,7 +218,7 @@ SymbolicShapeAnalysis::unify(AffineExpr a, AffineExpr b, Operation *op,
     return mismatch();
   // Equalities with run-time-only sizes are checked where they are computed
   // (the lowering's assertions); the entry guards check the rest.
-  if (fromInputs(a) && fromInputs(b) &&
+  if (isInputExpr(a) && isInputExpr(b) &&
       !llvm::is_contained(equalities, std::make_pair(a, b)) &&
       !llvm::is_contained(equalities, std::make_pair(b, a)))
     equalities.push_back({a, b});
@@ -1114,17 +1115,9 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
     if (s.divisor > 1)
       add(s.name + " % " + std::to_string(s.divisor) + " == 0");
   }
-  auto fromInputs = [&](AffineExpr e) {
-    bool all = true;
-    e.walk([&](AffineExpr s) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(s))
-        all &= symbols[sym.getPosition()].fromInputs;
-    });
-    return all;
-  };
   for (ExprFact &f : exprFacts) {
     AffineExpr e = resolve(f.expr);
-    if (constantOf(e) || !fromInputs(e))
+    if (constantOf(e) || !isInputExpr(e))
       continue;
     if (f.min != INT64_MIN && f.max != kNoMax)
       add(std::to_string(f.min) + " <= " + str(e) + " <= " +
@@ -1138,7 +1131,7 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
   }
   for (auto [l, r] : equalities) {
     AffineExpr lr = resolve(l), rr = resolve(r);
-    if (lr != rr && fromInputs(lr) && fromInputs(rr))
+    if (lr != rr && isInputExpr(lr) && isInputExpr(rr))
       add(str(lr) + " == " + str(rr));
   }
   if (constraints.empty())

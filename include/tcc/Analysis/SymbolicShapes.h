@@ -78,6 +78,9 @@ private:
                          int64_t divisor, Operation *where);
   std::pair<int64_t, int64_t> bounds(AffineExpr e);
   std::string str(AffineExpr e) const;
+  /// Whether every symbol of `e` is read from the inputs (so the entry
+  /// guards can evaluate it).
+  bool isInputExpr(AffineExpr e) const;
 
   MLIRContext *ctx;
   SmallVector<std::string> names;
