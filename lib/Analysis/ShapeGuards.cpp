@@ -209,7 +209,9 @@ ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
       int64_t v = eval(g.lhs);
       if (v < g.min || v > g.max)
         msg = valueOf(g.lhs) + " outside [" +
-              (g.min == INT64_MIN ? std::string("-inf") : std::to_string(g.min)) +
+              (g.min != INT64_MIN ? std::to_string(g.min)
+               : isa<AffineSymbolExpr>(g.lhs) ? std::string("0") // a size
+                                               : std::string("-inf")) +
               ", " +
               (g.max == INT64_MAX ? std::string("inf") : std::to_string(g.max)) +
               "]";

@@ -340,7 +340,8 @@ private:
                                int64_t padAfter, int64_t kernel, int64_t stride,
                                int64_t dilation) {
     int64_t span = dilation * (kernel - 1) + 1;
-    if (failed(a.addFacts(in + (padBefore + padAfter), span, kNoMax, 1, op)))
+    if (a.trustFacts &&
+        failed(a.addFacts(in + (padBefore + padAfter), span, kNoMax, 1, op)))
       return failure();
     return (in + (padBefore + padAfter - span)).floorDiv(stride) + 1;
   }
@@ -895,7 +896,12 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
   }
 
   // Constraints, then specializations.
-  if (auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr)) {
+  // Facts are only trusted where the entry guards check them: on public
+  // functions (entry points). A private function's constraints and
+  // specializations are ignored; its callers' sizes are not checked.
+  a.trustFacts = func.isPublic();
+  auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr);
+  if (list && a.trustFacts) {
     for (Attribute c : list) {
       auto s = dyn_cast<StringAttr>(c);
       if (!s)
@@ -929,6 +935,8 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
     }
   }
   for (auto &[name, value] : fixed) {
+    if (!a.trustFacts)
+      break;
     auto it = llvm::find(a.names, name);
     if (it == a.names.end())
       return func.emitError() << "cannot specialize " << name
@@ -959,7 +967,30 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
             return failure();
       }
   }
+  if (failed(a.checkResolvedFacts(func)))
+    return failure();
   return a;
+}
+
+LogicalResult SymbolicShapeAnalysis::checkResolvedFacts(Operation *where) {
+  for (const ExprFact &f : exprFacts) {
+    AffineExpr e = resolve(f.expr);
+    if (auto c = constantOf(e)) {
+      if (*c < f.min || *c > f.max)
+        return where->emitError() << str(f.expr) << " = " << *c << " outside "
+                                  << rangeStr(f.min, f.max);
+      if (*c % f.divisor != 0)
+        return where->emitError() << str(f.expr) << " = " << *c
+                                  << " is not a multiple of " << f.divisor;
+    }
+  }
+  for (auto [l, r] : equalities) {
+    auto lc = constantOf(resolve(l)), rc = constantOf(resolve(r));
+    if (lc && rc && *lc != *rc)
+      return where->emitError() << str(l) << " == " << str(r)
+                                << " cannot hold: " << *lc << " vs " << *rc;
+  }
+  return success();
 }
 
 SmallVector<AffineExpr> SymbolicShapeAnalysis::getShape(Value v) {
@@ -1071,10 +1102,12 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
       for (auto [arg, in] :
            llvm::zip(group.getBodyBlock().getArguments(), group.getInputs()))
         arg.setType(in.getType());
+    // Results of ops that do not infer tcc's types keep theirs.
+    bool ours = isa<TCCDialect, fusion::FusionDialect>(op->getDialect());
     SmallVector<Attribute> attrs;
     bool any = false;
     for (Value r : op->getResults()) {
-      SmallVector<AffineExpr> dims = refine(r);
+      SmallVector<AffineExpr> dims = ours ? refine(r) : getShape(r);
       if (dims.empty()) {
         attrs.push_back(b.getUnitAttr());
         continue;
@@ -1167,7 +1200,10 @@ int64_t mlir::tcc::knownDivisor(AffineExpr e, func::FuncOp func,
     return *c == 0 ? 0 : std::abs(*c);
   if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
     int64_t k = 1;
-    if (auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr))
+    // Only an entry point's constraints are checked (by its guards).
+    if (auto list = func.isPublic()
+                        ? func->getAttrOfType<ArrayAttr>(kConstraintsAttr)
+                        : ArrayAttr())
       for (Attribute attr : list) {
         std::string error;
         auto c = parseSymbolConstraint(cast<StringAttr>(attr).getValue(),
@@ -1197,7 +1233,9 @@ mlir::tcc::sizeBounds(AffineExpr e, func::FuncOp func,
     return {*c, *c};
   if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
     int64_t lo = 0, hi = kNoMax;
-    if (auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr))
+    if (auto list = func.isPublic()
+                        ? func->getAttrOfType<ArrayAttr>(kConstraintsAttr)
+                        : ArrayAttr())
       for (Attribute attr : list) {
         std::string error;
         auto c = parseSymbolConstraint(cast<StringAttr>(attr).getValue(),

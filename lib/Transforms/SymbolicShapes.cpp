@@ -22,7 +22,9 @@ struct SymbolicShapesPass
   using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal())
+    // Only single-block bodies (tcc's functions): branches would need
+    // shapes joined across blocks.
+    if (func.isExternal() || !func.getBody().hasOneBlock())
       return;
     SmallVector<std::pair<std::string, int64_t>> fixed;
     for (const std::string &item : specialize) {

@@ -54,3 +54,33 @@ func.func @caller(%x: tensor<?x4xf32>, %y: tensor<8x4xf32>) -> tensor<?x4xf32> {
 }
 // RUN: tcc-run %s --function=caller --input=8x4xf32=random --input=8x4xf32=random --check-reference | FileCheck %s --check-prefix=CALL
 // CALL: [SUCCESS] result[0] matches the reference (8x4xf32)
+
+// Facts on a private function are not trusted: nothing checks its callers'
+// sizes. Before the fix `B % 8 == 0` on the private helper dropped the
+// remainder loop, and B = 5 computed wrong values (and a range fact could
+// size the memory arena too small).
+func.func private @private_helper(%x: tensor<?x128xf32> {tcc.shape = #tcc.shape<[B, 128]>}, %w: tensor<96x128xf32>) -> tensor<?x96xf32>
+    attributes {tcc.constraints = ["B % 8 == 0"]} {
+  %0 = tcc.linear %x, %w : (tensor<?x128xf32>, tensor<96x128xf32>) -> tensor<?x96xf32>
+  %1 = tcc.relu %0 : (tensor<?x96xf32>) -> tensor<?x96xf32>
+  return %1 : tensor<?x96xf32>
+}
+func.func @calls_private(%x: tensor<?x128xf32>, %w: tensor<96x128xf32>) -> tensor<?x96xf32> {
+  %0 = func.call @private_helper(%x, %w) : (tensor<?x128xf32>, tensor<96x128xf32>) -> tensor<?x96xf32>
+  return %0 : tensor<?x96xf32>
+}
+// RUN: tcc-run %s --function=calls_private --input=5x128xf32=random --input=96x128xf32=random --check-reference | FileCheck %s --check-prefix=PRIV
+// PRIV: [SUCCESS] result[0] matches the reference (5x96xf32)
+
+// A reshape whose result type became static must still agree with its
+// shape operand. Before the fix the operand was ignored and a 2x6 request
+// produced a 3x4 result.
+func.func @reshape_operand(%x: tensor<12xf32>, %s: tensor<2xi64>, %y: tensor<3x4xf32>) -> tensor<?x?xf32> {
+  %r = tcc.reshape %x, %s : (tensor<12xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %0 = tcc.add %r, %y : (tensor<?x?xf32>, tensor<3x4xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+// RUN: not tcc-run %s --function=reshape_operand --input=12xf32=random "--input=2xi64=2 6" --input=3x4xf32=random 2>&1 | FileCheck %s --check-prefix=RSOP
+// RSOP: tcc.reshape: the shape operand disagrees with the result's static size (dim 0)
+// RUN: tcc-run %s --function=reshape_operand --input=12xf32=random "--input=2xi64=3 4" --input=3x4xf32=random --check-reference | FileCheck %s --check-prefix=RSOK
+// RSOK: [SUCCESS] result[0] matches the reference (3x4xf32)

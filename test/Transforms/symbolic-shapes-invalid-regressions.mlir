@@ -40,3 +40,15 @@ func.func @negative_size(%x: tensor<?xf32> {tcc.shape = #tcc.shape<[-3]>}) -> te
   %0 = tcc.relu %x : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A fact on an expression that the derivation turns into a constant is
+// checked at compile time. Before the fix it was dropped silently and a
+// 2x3 input ran.
+// expected-error @+1 {{B + S = 5 outside [10, inf]}}
+func.func @fact_becomes_constant(%x: tensor<?x?xf32> {tcc.shape = #tcc.shape<[B, S]>}, %y: tensor<2x3xf32>) -> tensor<?x?xf32>
+    attributes {tcc.constraints = ["B + S >= 10"]} {
+  %0 = tcc.add %x, %y : (tensor<?x?xf32>, tensor<2x3xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

@@ -78,11 +78,13 @@ private:
                          int64_t divisor, Operation *where);
   std::pair<int64_t, int64_t> bounds(AffineExpr e);
   std::string str(AffineExpr e) const;
+  LogicalResult checkResolvedFacts(Operation *where);
   /// Whether every symbol of `e` is read from the inputs (so the entry
   /// guards can evaluate it).
   bool isInputExpr(AffineExpr e) const;
 
   MLIRContext *ctx;
+  bool trustFacts = true;
   SmallVector<std::string> names;
   SmallVector<SizeSymbol> symbols;
   SmallVector<AffineExpr> binding; // null: free

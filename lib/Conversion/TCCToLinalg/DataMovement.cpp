@@ -38,6 +38,37 @@ struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// A shape operand must agree with the static dims of the result type
+/// (which --symbolic-shapes may have made static): checked at run time,
+/// before anything is read. With `allowInfer` an entry of -1 (infer) is
+/// accepted too.
+void checkShapeOperand(OpBuilder &b, Location loc, Value shape,
+                       RankedTensorType out, bool allowInfer, StringRef op) {
+  if (!shape)
+    return;
+  Value minusOne = arith::ConstantIndexOp::create(b, loc, -1);
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    if (out.isDynamicDim(d))
+      continue;
+    Value idx = arith::ConstantIndexOp::create(b, loc, d);
+    Value entry = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, shape, idx));
+    Value expected = arith::ConstantIndexOp::create(b, loc, out.getDimSize(d));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, entry,
+                                     expected);
+    if (allowInfer)
+      ok = arith::OrIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, entry,
+                                minusOne));
+    cf::AssertOp::create(b, loc, ok,
+                         (op + ": the shape operand disagrees with the "
+                               "result's static size (dim " +
+                          Twine(d) + ")")
+                             .str());
+  }
+}
+
 /// Groups the dims of `fine` into those of `coarse`: consecutive fine dims
 /// whose product is provably the coarse dim (unit dims join a neighbour).
 std::optional<SmallVector<ReassociationIndices>>
@@ -80,6 +111,8 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
     Location loc = op.getLoc();
     auto in = op.getX().getType();
     auto out = op.getType();
+    checkShapeOperand(rewriter, loc, op.getShape(), out, /*allowInfer=*/true,
+                      "tcc.reshape");
     // Static shapes that differ only by grouping dims: metadata only.
     if (in.hasStaticShape() && out.hasStaticShape()) {
       if (auto re = getReassociationIndicesForReshape(in, out)) {
@@ -183,6 +216,8 @@ struct BroadcastToGeneric : OpRewritePattern<BroadcastToOp> {
     Location loc = op.getLoc();
     auto in = op.getX().getType();
     auto out = op.getType();
+    checkShapeOperand(rewriter, loc, op.getShape(), out, /*allowInfer=*/false,
+                      "tcc.broadcast_to");
     int64_t lead = out.getRank() - in.getRank();
     SmallVector<Value> dims;
     for (int64_t d = 0; d < out.getRank(); ++d) {

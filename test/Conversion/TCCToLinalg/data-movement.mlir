@@ -86,12 +86,15 @@ func.func @reshape_shape_operand(%x: tensor<?x8xf32>, %s: tensor<2xi64>) -> tens
 // -----
 
 // broadcast_to: a generic that reads the input with a broadcasting map;
-// dynamic result dims come from the shape operand, and a dynamic input dim
-// must equal its target at runtime.
+// dynamic result dims come from the shape operand, static ones must agree
+// with it, and a dynamic input dim must equal its target at runtime.
 // CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2) -> (d1, 0)>
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @broadcast_to
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x1xf32>, %[[S:[a-zA-Z0-9_]+]]: tensor<3xi64>
+// The static dim 2 (4) must agree with the shape operand's entry.
+//       CHECK:   tensor.extract %[[S]][%{{.+}}] : tensor<3xi64>
+//       CHECK:   cf.assert %{{.+}}, "tcc.broadcast_to: the shape operand disagrees with the result's static size (dim 2)"
 //       CHECK:   %[[E0:.+]] = tensor.extract %[[S]][%{{.+}}] : tensor<3xi64>
 //       CHECK:   %[[D0:.+]] = arith.index_cast %[[E0]] : i64 to index
 //       CHECK:   %[[E1:.+]] = tensor.extract %[[S]][%{{.+}}] : tensor<3xi64>
