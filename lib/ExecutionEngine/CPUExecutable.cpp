@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -191,8 +192,20 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     return nullptr;
   std::map<std::string, FunctionSignature> bucketed;
   if (buckets) {
-    if (failed(splitIntoBuckets(*lowered, *buckets, bucketed, error)) ||
-        failed(deriveShapes({})))
+    if (failed(splitIntoBuckets(*lowered, *buckets, bucketed, error)))
+      return nullptr;
+    // A bucket that contradicts the function's own constraints (B = 1
+    // under B % 8 == 0) holds no valid size: it is dropped, not an error.
+    for (auto func : llvm::to_vector(lowered->getOps<func::FuncOp>())) {
+      if (!bucketed.count(func.getName().str()))
+        continue;
+      ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+      if (failed(SymbolicShapeAnalysis::run(func))) {
+        bucketed.erase(func.getName().str());
+        func.erase();
+      }
+    }
+    if (failed(deriveShapes({})))
       return nullptr;
   }
   for (auto func : lowered->getOps<func::FuncOp>()) {

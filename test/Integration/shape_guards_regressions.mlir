@@ -84,3 +84,17 @@ func.func @reshape_operand(%x: tensor<12xf32>, %s: tensor<2xi64>, %y: tensor<3x4
 // RSOP: tcc.reshape: the shape operand disagrees with the result's static size (dim 0)
 // RUN: tcc-run %s --function=reshape_operand --input=12xf32=random "--input=2xi64=3 4" --input=3x4xf32=random --check-reference | FileCheck %s --check-prefix=RSOK
 // RSOK: [SUCCESS] result[0] matches the reference (3x4xf32)
+
+// Buckets that contradict the function's constraints hold no valid size and
+// are dropped (B = 1 and 65..128 here). Before the fix the compile failed
+// with "constraint 'B == 1' contradicts".
+func.func @bucketed(%x: tensor<?x4xf32> {tcc.shape = #tcc.shape<[B, 4]>}) -> tensor<?x4xf32>
+    attributes {tcc.constraints = ["1 <= B <= 64", "B % 8 == 0"]} {
+  %0 = tcc.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+// RUN: tcc-run %s --function=bucketed --input=16x4xf32=random --buckets=B:1,8,64,128 --verbose --check-reference 2>&1 | FileCheck %s --check-prefix=BUCKETS
+// BUCKETS: tcc-run: running @bucketed__B9_64 (bucket 9..64) with B = 16
+// BUCKETS: [SUCCESS] result[0] matches the reference (16x4xf32)
+// RUN: not tcc-run %s --function=bucketed --input=12x4xf32=random --buckets=B:1,8,64,128 2>&1 | FileCheck %s --check-prefix=BUCKET_BAD
+// BUCKET_BAD: tcc-run: error: B = 12 is not a multiple of 8
