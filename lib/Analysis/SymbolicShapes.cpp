@@ -1194,24 +1194,36 @@ mlir::tcc::readShapeAnnotation(Value v, SmallVectorImpl<std::string> &names) {
   return attr.getDims(names);
 }
 
+/// The parsed constraints codegen may rely on: an entry point's only (its
+/// guards check them); a private function's are unchecked, so none.
+static SmallVector<SymbolConstraint>
+trustedConstraints(func::FuncOp func, SmallVectorImpl<std::string> &names) {
+  SmallVector<SymbolConstraint> out;
+  auto list = func->getAttrOfType<ArrayAttr>(kConstraintsAttr);
+  if (!list || !func.isPublic())
+    return out;
+  for (Attribute attr : list) {
+    std::string error;
+    auto text = dyn_cast<StringAttr>(attr);
+    if (!text)
+      continue;
+    auto c = parseSymbolConstraint(text.getValue(), func.getContext(), names,
+                                   error);
+    if (succeeded(c))
+      out.push_back(*c);
+  }
+  return out;
+}
+
 int64_t mlir::tcc::knownDivisor(AffineExpr e, func::FuncOp func,
                                 SmallVectorImpl<std::string> &names) {
   if (auto c = constantOf(e))
     return *c == 0 ? 0 : std::abs(*c);
   if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
     int64_t k = 1;
-    // Only an entry point's constraints are checked (by its guards).
-    if (auto list = func.isPublic()
-                        ? func->getAttrOfType<ArrayAttr>(kConstraintsAttr)
-                        : ArrayAttr())
-      for (Attribute attr : list) {
-        std::string error;
-        auto c = parseSymbolConstraint(cast<StringAttr>(attr).getValue(),
-                                       func.getContext(), names, error);
-        if (succeeded(c) && c->kind == SymbolConstraint::Kind::Divisible &&
-            c->lhs == e)
-          k = std::lcm(k, c->divisor);
-      }
+    for (const SymbolConstraint &c : trustedConstraints(func, names))
+      if (c.kind == SymbolConstraint::Kind::Divisible && c.lhs == e)
+        k = std::lcm(k, c.divisor);
     return k;
   }
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
@@ -1233,18 +1245,10 @@ mlir::tcc::sizeBounds(AffineExpr e, func::FuncOp func,
     return {*c, *c};
   if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
     int64_t lo = 0, hi = kNoMax;
-    if (auto list = func.isPublic()
-                        ? func->getAttrOfType<ArrayAttr>(kConstraintsAttr)
-                        : ArrayAttr())
-      for (Attribute attr : list) {
-        std::string error;
-        auto c = parseSymbolConstraint(cast<StringAttr>(attr).getValue(),
-                                       func.getContext(), names, error);
-        if (succeeded(c) && c->kind == SymbolConstraint::Kind::Range &&
-            c->lhs == e) {
-          lo = std::max(lo, c->min);
-          hi = std::min(hi, c->max);
-        }
+    for (const SymbolConstraint &c : trustedConstraints(func, names))
+      if (c.kind == SymbolConstraint::Kind::Range && c.lhs == e) {
+        lo = std::max(lo, c.min);
+        hi = std::min(hi, c.max);
       }
     return {lo, hi};
   }
