@@ -238,6 +238,10 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   rest.planMemory = options.planMemory;
   rest.parallel = options.parallel;
   rest.vectorize = options.vectorize;
+  rest.fusionTarget = options.fusionTarget;
+  rest.fusionReport = options.fusionReport;
+  rest.fusionDot = options.fusionDot;
+  rest.fusionReportSizes = options.fusionReportSizes;
   PassManager pm(ctx);
   buildCPUPipeline(pm, rest);
   if (failed(pm.run(*lowered))) {

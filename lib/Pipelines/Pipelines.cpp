@@ -32,14 +32,22 @@ using namespace mlir::tcc;
 
 void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
-  OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  OpPassManager &shapesPM = pm.nest<func::FuncOp>();
   SymbolicShapesPassOptions shapes;
   shapes.specialize.assign(options.specialize.begin(),
                            options.specialize.end());
-  funcPM.addPass(createSymbolicShapesPass(shapes));
-  funcPM.addPass(createCanonicalizerPass());
-  if (options.fuse)
-    funcPM.addPass(createFusePass());
+  shapesPM.addPass(createSymbolicShapesPass(shapes));
+  shapesPM.addPass(createCanonicalizerPass());
+  if (options.fuse) {
+    FusePassOptions fuse;
+    fuse.targetName = options.fusionTarget;
+    fuse.reportFile = options.fusionReport;
+    fuse.dotFile = options.fusionDot;
+    fuse.reportSizes.assign(options.fusionReportSizes.begin(),
+                            options.fusionReportSizes.end());
+    pm.addPass(createFusePass(fuse));
+  }
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
   // Group results get their expressions too (memory planning reads them).
   funcPM.addPass(createSymbolicShapesPass());
   if (options.planMemory)

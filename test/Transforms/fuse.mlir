@@ -171,9 +171,18 @@ func.func @two_linears(%x: tensor<4x16xf32>, %w1: tensor<32x16xf32>, %w2: tensor
 
 // -----
 
-// A producer whose result is also used outside the group (here: returned)
-// stays outside, in a group of its own, so it is computed once.
+// A producer whose result is also used after the group (here: returned)
+// joins it as a second output (multi-output): computed once, written once,
+// and the relu reads it from registers.
 // CHECK-LABEL: func.func @producer_used_outside
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4xf32>
+//       CHECK:   %[[G:.+]]:2 = fusion.group "pointwise"(%[[A]] : tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32> {
+//       CHECK:     %[[E:.+]] = tcc.exp
+//       CHECK:     %[[R:.+]] = tcc.relu %[[E]]
+//       CHECK:     fusion.yield %[[R]], %[[E]]
+//   CHECK-NOT:   fusion.group
+//       CHECK:   return %[[G]]#1, %[[G]]#0
+func.func @producer_used_outside
 //  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4xf32>
 //       CHECK:   %[[E:.+]] = fusion.group "pointwise"(%[[A]] : tensor<4xf32>) -> tensor<4xf32> {
 //       CHECK:     tcc.exp
@@ -192,8 +201,20 @@ func.func @producer_used_outside(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4x
 
 // -----
 
-// Same, with the outside use by another group.
+// A cheap producer read by two reductions that cannot share a group (one
+// anchor per group, and the first one's use comes before the second's root)
+// is recomputed in each: reading the input twice moves fewer bytes than
+// writing the exp and reading it twice.
 // CHECK-LABEL: func.func @producer_shared_by_two_reductions
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<2x8xf32>
+//       CHECK:   %[[S:.+]] = fusion.group "reduction"(%[[A]] : tensor<2x8xf32>) -> tensor<2xf32> {
+//       CHECK:     tcc.exp
+//       CHECK:     tcc.reduce_sum
+//       CHECK:   %[[M:.+]] = fusion.group "reduction"(%[[A]] : tensor<2x8xf32>) -> tensor<2xf32> {
+//       CHECK:     tcc.exp
+//       CHECK:     tcc.reduce_max
+//       CHECK:   return %[[S]], %[[M]]
+func.func @producer_shared_by_two_reductions
 //  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<2x8xf32>
 //       CHECK:   %[[E:.+]] = fusion.group "pointwise"(%[[A]] : tensor<2x8xf32>) -> tensor<2x8xf32> {
 //       CHECK:     tcc.exp

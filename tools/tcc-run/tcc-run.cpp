@@ -96,6 +96,20 @@ static cl::list<std::string> symbolSizes(
     "sizes", cl::CommaSeparated,
     cl::desc("Sizes of named dims for --random-inputs (--sizes=B=8,S=197); "
              "other size symbols get --dim-size"));
+static cl::opt<std::string> fusionReport(
+    "fusion-report", cl::value_desc("FILE"),
+    cl::desc("Write the fusion report (JSON) to FILE; bytes are also "
+             "evaluated at this call's sizes"),
+    cl::init(""));
+static cl::opt<std::string>
+    fusionDot("fusion-dot", cl::value_desc("FILE"),
+              cl::desc("Write the grouped graph (Graphviz DOT) to FILE"),
+              cl::init(""));
+static cl::opt<std::string>
+    fusionTarget("fusion-target",
+                 cl::desc("Target the fusion cost model weighs for (cpu, "
+                          "cuda); the code still runs on this CPU"),
+                 cl::init("cpu"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
                             cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
@@ -279,6 +293,23 @@ int main(int argc, char **argv) {
     options.parallel = !noParallel;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
+    options.fusionTarget = fusionTarget;
+    options.fusionReport = fusionReport;
+    options.fusionDot = fusionDot;
+    // The report evaluates its byte expressions at this call's sizes: the
+    // size symbols that name whole argument dims.
+    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      auto shape = func.getArgAttrOfType<mlir::tcc::ShapeAttr>(
+          i, mlir::tcc::kShapeAttr);
+      if (!shape || i >= inputs.size())
+        continue;
+      for (auto [d, e] : llvm::enumerate(shape.getMap().getResults()))
+        if (auto sym = dyn_cast<mlir::AffineSymbolExpr>(e))
+          if (d < inputs[i].shape.size())
+            options.fusionReportSizes.push_back(
+                shape.getSymbols()[sym.getPosition()].str() + "=" +
+                std::to_string(inputs[i].shape[d]));
+    }
     std::string error, dump;
     std::optional<mlir::tcc::BucketSpec> bucketSpec;
     if (!buckets.empty()) {

@@ -17,6 +17,20 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                     llvm::cl::desc("Form fusion groups (skip if the input "
                                    "already has them)"),
                     llvm::cl::init(true)};
+  Option<std::string> fusionTarget{
+      *this, "fusion-target",
+      llvm::cl::desc("Target the fusion cost model weighs for (cpu, cuda)"),
+      llvm::cl::init("cpu")};
+  Option<std::string> fusionReport{
+      *this, "fusion-report",
+      llvm::cl::desc("Write the fusion report (JSON) to this file")};
+  Option<std::string> fusionDot{
+      *this, "fusion-dot",
+      llvm::cl::desc("Write the grouped graph (Graphviz DOT) to this file")};
+  ListOption<std::string> fusionReportSizes{
+      *this, "fusion-report-sizes",
+      llvm::cl::desc("NAME=VALUE sizes at which the fusion report evaluates "
+                     "bytes")};
   Option<bool> planMemory{*this, "plan-memory",
                           llvm::cl::desc("Plan intermediates into one arena"),
                           llvm::cl::init(true)};

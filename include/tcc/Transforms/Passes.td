@@ -4,26 +4,38 @@
 
 include "mlir/Pass/PassBase.td"
 
-def FusePass : Pass<"fuse", "func::FuncOp"> {
+def FusePass : Pass<"fuse", "ModuleOp"> {
   let summary = "Forms fusion groups: the ops that become one kernel";
   let description = [{
-    Grows groups backwards from consumers: starting at the last op not yet
-    in a group, it absorbs producers greedily:
+    Prepares the graph, then grows groups backwards from consumers by a
+    cost model of bytes moved, recomputation and on-chip pressure for the
+    `target` (`cpu` or `cuda`; include/tcc/Transforms/FusionCostModel.h).
+    docs/fusion.md has the rules and the report format.
 
+    Preparation (include/tcc/Transforms/FusionPreparation.h):
+    - transposes sink below the slices and unit-dim reshapes after them;
+    - linears (matmuls) that read the same input merge into one wider op
+      plus slices when the bytes saved beat packing the weights;
+    - a cheap elementwise producer used by several groups is cloned into
+      each when that moves fewer bytes than writing it out.
+
+    Groups, starting at the last op not yet in a group:
     - a chain of elementwise ops (including broadcasts and casts) forms one
       `pointwise` group;
     - a reduction, normalization or softmax absorbs the elementwise ops that
-      feed it and those that consume only it (`reduction`);
+      feed it and those that consume it (`reduction`);
     - a matmul, linear or conv absorbs its elementwise epilogue: bias,
       activation, residual add, scaling, cast (`matmul` / `conv`);
-    - attention and pooling ops form `attention` / `pool` groups;
-    - transposes, concats and gathers, which write new buffers, form `copy`
-      groups of their own.
+    - attention absorbs the transposes of its q, k, v and of its result,
+      which the lowering folds into its indexing maps (`attention`);
+    - pooling forms `pool` groups; transposes, concats and gathers that
+      write new buffers form `copy` groups.
 
-    A producer joins a group only when every use of its result is inside the
-    group and none is an operand of a contraction, conv, attention or pool,
-    so no value is computed twice. Reshapes and slices are views: they stay
-    outside groups.
+    A producer joins when every use of its result is inside the group (as
+    an elementwise or reduction operand: a producer is never recomputed per
+    tile of a contraction), or, in pointwise and reduction groups, when its
+    other uses come after the group: the group then yields it too
+    (multi-output). Reshapes and slices are views and stay outside.
 
     ```mlir
     %0 = tcc.linear %x, %w, %b : ...
@@ -33,15 +45,40 @@ def FusePass : Pass<"fuse", "func::FuncOp"> {
       ^bb0(...): linear; gelu; fusion.yield
     }
     ```
+
+    `report-file` writes the groups, their inputs and outputs with size
+    expressions, and the bytes each reads and writes, as JSON; `dot-file`
+    writes the grouped graph for Graphviz.
   }];
-  let dependentDialects = ["::mlir::tcc::fusion::FusionDialect"];
+  let dependentDialects = ["::mlir::tcc::fusion::FusionDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target the cost model weighs for: cpu or cuda">,
     Option<"report", "report", "bool", /*default=*/"false",
-           "Print one line per group (kind and ops) to stderr">
+           "Print one line per group (kind, ops, decisions) and the totals "
+           "to stderr">,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"\"\"",
+           "Write the fusion report (JSON) to this file">,
+    Option<"dotFile", "dot-file", "std::string", /*default=*/"\"\"",
+           "Write the grouped graph (Graphviz DOT) to this file">,
+    ListOption<"reportSizes", "report-sizes", "std::string",
+               "NAME=VALUE sizes at which the report also evaluates bytes">,
+    Option<"multiOutput", "multi-output", "bool", /*default=*/"true",
+           "Let pointwise and reduction groups also yield values used "
+           "after them">,
+    Option<"horizontal", "horizontal", "bool", /*default=*/"true",
+           "Merge linears/matmuls that share an input">,
+    Option<"recompute", "recompute", "bool", /*default=*/"true",
+           "Clone cheap elementwise producers into each consumer group">,
+    Option<"sinkTransposes", "sink-transposes", "bool", /*default=*/"true",
+           "Move transposes below slices and unit-dim reshapes">
   ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Number of fusion groups formed">,
-    Statistic<"numFusedOps", "num-fused-ops", "Number of ops placed in groups">
+    Statistic<"numFusedOps", "num-fused-ops", "Number of ops placed in groups">,
+    Statistic<"numHorizontal", "num-horizontal", "Horizontal merges made">,
+    Statistic<"numRecomputed", "num-recomputed", "Producers cloned for recomputation">
   ];
 }
 

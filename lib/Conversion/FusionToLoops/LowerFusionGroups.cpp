@@ -121,6 +121,98 @@ struct ExplicitRankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
   }
 };
 
+/// transpose(x) read by a generic -> the generic reads x through the
+/// permuted indexing map (no copy). Used in attention groups, whose
+/// transposes --fuse placed there for this purpose (elsewhere a transposed
+/// weight is a deliberate copy that makes the reads contiguous).
+struct FoldTransposeIntoReads : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    SmallVector<Value> inputs(op.getDpsInputs());
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      auto transpose = input.getDefiningOp<linalg::TransposeOp>();
+      if (!transpose)
+        continue;
+      // Result dim j of the transpose is input dim perm[j]: input dim k is
+      // read at the index the map gives for result dim inverse(perm)[k].
+      ArrayRef<int64_t> perm = transpose.getPermutation();
+      AffineMap map = maps[i];
+      SmallVector<AffineExpr> exprs(perm.size());
+      for (auto [j, p] : llvm::enumerate(perm))
+        exprs[p] = map.getResult(j);
+      maps[i] = AffineMap::get(map.getNumDims(), map.getNumSymbols(), exprs,
+                               op.getContext());
+      inputs[i] = transpose.getInput();
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInputsMutable().assign(inputs);
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    return success();
+  }
+};
+
+/// transpose(generic(...)) -> the generic writes its result permuted, into
+/// the transpose's destination (filled like the generic's own was).
+struct FoldTransposeIntoWrites : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getInput().getDefiningOp<linalg::GenericOp>();
+    if (!producer || producer->getNumResults() != 1 ||
+        !producer->getResult(0).hasOneUse() || op->getNumResults() != 1)
+      return failure();
+    Value init = producer.getDpsInits()[0];
+    Value dest = op.getInit();
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+        return failure();
+      dest = linalg::FillOp::create(rewriter, op.getLoc(), fill.getInputs(),
+                                    ValueRange{dest})
+                 .getResult(0);
+    } else if (!init.getDefiningOp<tensor::EmptyOp>()) {
+      return failure();
+    }
+    // Result dim j of the transpose is producer dim perm[j].
+    SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+    AffineMap out = maps.back();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t p : op.getPermutation())
+      exprs.push_back(out.getResult(p));
+    maps.back() = AffineMap::get(out.getNumDims(), out.getNumSymbols(), exprs,
+                                 op.getContext());
+    auto generic = linalg::GenericOp::create(
+        rewriter, producer.getLoc(), TypeRange{op->getResult(0).getType()},
+        producer.getDpsInputs(), ValueRange{dest}, maps,
+        producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), generic.getRegion(),
+                                generic.getRegion().begin());
+    rewriter.replaceOp(op, generic->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+/// In attention groups, folds the q/k/v and result transposes into the
+/// attention's generics.
+LogicalResult foldAttentionTransposes(fusion::GroupOp group) {
+  if (group.getKind() != "attention")
+    return success();
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<FoldTransposeIntoReads, FoldTransposeIntoWrites>(ctx);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setScope(&group.getBody());
+  return applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+}
+
 /// Fuses elementwise producers into consumers inside one group.
 LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
   MLIRContext *ctx = group.getContext();
@@ -745,6 +837,10 @@ struct LowerFusionGroupsPass
     SmallVector<fusion::GroupOp> groups;
     getOperation().walk([&](fusion::GroupOp g) { groups.push_back(g); });
     for (fusion::GroupOp group : groups) {
+      if (failed(foldAttentionTransposes(group))) {
+        group.emitError("failed to fold the attention's transposes");
+        return signalPassFailure();
+      }
       if (failed(fuseElementwiseInGroup(group))) {
         group.emitError("failed to fuse the group's elementwise ops");
         return signalPassFailure();

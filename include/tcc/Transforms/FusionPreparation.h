@@ -1,0 +1,40 @@
+//===- FusionPreparation.h - rewrites that expose fusion -------*- C++ -*-===//
+//
+// What --fuse does to the tcc graph before it forms groups (each also
+// usable on its own by a compiler that forms its own groups):
+//   - transposes sink below the slices and unit-dim reshapes that follow
+//     them, so a permutation meets its consumer (attention folds it into
+//     its reads instead of copying);
+//   - linears / matmuls that read the same input merge into one wider op
+//     plus slices (Q/K/V projections, policy and value heads);
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TRANSFORMS_FUSIONPREPARATION_H
+#define TCC_TRANSFORMS_FUSIONPREPARATION_H
+
+#include "tcc/Transforms/FusionCostModel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tcc {
+
+/// Marks set on ops by the preparation, read by the fusion report.
+/// On a merged linear/matmul: how many ops it replaced (I64Attr).
+constexpr llvm::StringLiteral kHorizontalAttr = "fusion.horizontal";
+
+/// slice(transpose(x)) -> transpose(slice(x)) when every user of the
+/// transpose is a slice, and reshape(transpose(x)) -> transpose(reshape(x))
+/// when the reshape only drops unit dims.
+void populateSinkTransposePatterns(RewritePatternSet &patterns);
+
+/// Merges the linears (or matmuls with a 2-D weight) of `func` that read the
+/// same input into one op over the concatenated weights, followed by one
+/// slice per original result, where isHorizontalMergeProfitable agrees.
+/// Returns the number of merged ops created.
+unsigned mergeHorizontalContractions(func::FuncOp func,
+                                     const FusionTarget &target);
+
+} // namespace mlir::tcc
+
+#endif // TCC_TRANSFORMS_FUSIONPREPARATION_H

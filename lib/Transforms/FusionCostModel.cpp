@@ -1,0 +1,94 @@
+//===- FusionCostModel.cpp - what --fuse weighs before fusing ---*- C++ -*-===//
+
+#include "tcc/Transforms/FusionCostModel.h"
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+std::optional<FusionTarget> FusionTarget::get(StringRef name) {
+  // CPU: this class of machine (2 AVX-512 cores, ~15 GB/s of DRAM
+  // bandwidth, ~100 GFLOP/s of vector arithmetic in practice); a group
+  // costs a call and, when large, an OpenMP fork (~2 us); 1 MiB of L2 per
+  // core.
+  if (name == "cpu")
+    return FusionTarget{"cpu", /*flopsPerByte=*/8.0,
+                        /*launchBytes=*/32.0 * 1024, /*onChipBytes=*/1 << 20,
+                        /*maxGroupInputs=*/16};
+  // CUDA (H200): 67 TFLOP/s fp32 over 4.8 TB/s; a launch is ~3 us, i.e.
+  // ~14 MB of traffic; 228 KiB of shared memory per SM.
+  if (name == "cuda")
+    return FusionTarget{"cuda", /*flopsPerByte=*/14.0,
+                        /*launchBytes=*/14.0 * 1024 * 1024,
+                        /*onChipBytes=*/228 * 1024, /*maxGroupInputs=*/32};
+  return std::nullopt;
+}
+
+int64_t mlir::tcc::estimateElements(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return 0;
+  int64_t n = 1;
+  for (int64_t d : type.getShape())
+    n *= ShapedType::isDynamic(d) ? kDynamicDimEstimate : d;
+  return n;
+}
+
+int64_t mlir::tcc::estimateBytes(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return 0;
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  return estimateElements(v) * std::max<int64_t>(1, bits / 8);
+}
+
+double mlir::tcc::flopsPerElement(Operation *op) {
+  if (isa<ExpOp, LogOp, TanhOp, SigmoidOp, SiluOp, ErfOp, GeluOp, PowOp>(op))
+    return 20;
+  if (isa<DivOp, SqrtOp, RsqrtOp>(op))
+    return 4;
+  if (isa<BatchNormOp>(op))
+    return 4;
+  if (isa<BroadcastToOp>(op))
+    return 0;
+  return 1;
+}
+
+bool mlir::tcc::isRecomputeProfitable(Operation *producer, unsigned uses,
+                                      const FusionTarget &target) {
+  if (uses < 2 || producer->getNumResults() != 1)
+    return false;
+  llvm::SetVector<Value> inputs(producer->operand_begin(),
+                                producer->operand_end());
+  double in = 0;
+  for (Value v : inputs)
+    in += estimateBytes(v);
+  double out = estimateBytes(producer->getResult(0));
+  double extraFlops = (uses - 1) * double(estimateElements(producer->getResult(0))) *
+                      flopsPerElement(producer);
+  // Written once and read by each consumer group, versus its inputs read by
+  // each consumer group and the arithmetic done again.
+  double materialize = in + (1 + uses) * out;
+  double recompute = uses * in + extraFlops / target.flopsPerByte;
+  return recompute < materialize;
+}
+
+bool mlir::tcc::isHorizontalMergeProfitable(ArrayRef<Operation *> ops,
+                                            int64_t packedWeightBytes,
+                                            const FusionTarget &target) {
+  if (ops.size() < 2)
+    return false;
+  double shared = estimateBytes(ops.front()->getOperand(0));
+  double saved = (ops.size() - 1) * (shared + target.launchBytes);
+  // Packing reads the weights and writes the packed copy.
+  return saved > 2.0 * packedWeightBytes;
+}
+
+bool mlir::tcc::reductionRowsFitOnChip(int64_t rowElements,
+                                       int64_t elementBytes, int64_t liveRows,
+                                       const FusionTarget &target) {
+  return rowElements * elementBytes * liveRows <= target.onChipBytes;
+}
