@@ -182,17 +182,6 @@ func.func @two_linears(%x: tensor<4x16xf32>, %w1: tensor<32x16xf32>, %w2: tensor
 //       CHECK:     fusion.yield %[[R]], %[[E]]
 //   CHECK-NOT:   fusion.group
 //       CHECK:   return %[[G]]#1, %[[G]]#0
-func.func @producer_used_outside
-//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<4xf32>
-//       CHECK:   %[[E:.+]] = fusion.group "pointwise"(%[[A]] : tensor<4xf32>) -> tensor<4xf32> {
-//       CHECK:     tcc.exp
-//   CHECK-NOT:     tcc.relu
-//       CHECK:     fusion.yield
-//       CHECK:   %[[R:.+]] = fusion.group "pointwise"(%[[E]] : tensor<4xf32>) -> tensor<4xf32> {
-//   CHECK-NOT:     tcc.exp
-//       CHECK:     tcc.relu
-//       CHECK:     fusion.yield
-//       CHECK:   return %[[E]], %[[R]]
 func.func @producer_used_outside(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = tcc.exp %a : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc.relu %0 : (tensor<4xf32>) -> tensor<4xf32>
@@ -212,15 +201,6 @@ func.func @producer_used_outside(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4x
 //       CHECK:     tcc.reduce_sum
 //       CHECK:   %[[M:.+]] = fusion.group "reduction"(%[[A]] : tensor<2x8xf32>) -> tensor<2xf32> {
 //       CHECK:     tcc.exp
-//       CHECK:     tcc.reduce_max
-//       CHECK:   return %[[S]], %[[M]]
-func.func @producer_shared_by_two_reductions
-//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<2x8xf32>
-//       CHECK:   %[[E:.+]] = fusion.group "pointwise"(%[[A]] : tensor<2x8xf32>) -> tensor<2x8xf32> {
-//       CHECK:     tcc.exp
-//       CHECK:   %[[S:.+]] = fusion.group "reduction"(%[[E]] : tensor<2x8xf32>) -> tensor<2xf32> {
-//       CHECK:     tcc.reduce_sum
-//       CHECK:   %[[M:.+]] = fusion.group "reduction"(%[[E]] : tensor<2x8xf32>) -> tensor<2xf32> {
 //       CHECK:     tcc.reduce_max
 //       CHECK:   return %[[S]], %[[M]]
 func.func @producer_shared_by_two_reductions(%a: tensor<2x8xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
