@@ -213,6 +213,42 @@ LogicalResult foldAttentionTransposes(fusion::GroupOp group) {
   return applyPatternsGreedily(group.getBody(), std::move(patterns), config);
 }
 
+/// A producer that a multi-output group also yields, fused into its one
+/// in-group consumer: the fused op computes both and yields both, so the
+/// group stays one loop nest and nothing is computed twice.
+struct FuseYieldedProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || linalg::isaContractionOpInterface(producer) ||
+          linalg::isaContractionOpInterface(consumer))
+        continue;
+      unsigned consumerUses = 0, yields = 0, others = 0;
+      for (Operation *u : producer->getUsers()) {
+        if (u == consumer.getOperation())
+          ++consumerUses;
+        else if (isa<fusion::YieldOp>(u))
+          ++yields;
+        else if (!isa<tensor::DimOp>(u))
+          ++others;
+      }
+      if (consumerUses != 1 || yields == 0 || others != 0 ||
+          !linalg::areElementwiseOpsFusable(&operand))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        continue;
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceAllUsesWith(original, replacement);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// Fuses elementwise producers into consumers inside one group.
 LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
   MLIRContext *ctx = group.getContext();
@@ -228,12 +264,14 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
         if (consumer && linalg::isaContractionOpInterface(consumer))
           return false;
         // tensor.dim users do not count: they are resolved to the
-        // producer's operands below.
+        // producer's operands below. Producers the group also yields are
+        // FuseYieldedProducer's.
         return producer &&
                llvm::count_if(producer->getUsers(), [](Operation *u) {
                  return !isa<tensor::DimOp>(u);
                }) == 1;
       });
+  patterns.add<FuseYieldedProducer>(ctx);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   GreedyRewriteConfig config;
@@ -539,11 +577,16 @@ void splitDotProductTiles(RewriterBase &rewriter, fusion::GroupOp group,
 LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
                                     const FrozenRewritePatternSet &canonicalize) {
   MLIRContext *ctx = group.getContext();
+  // The root computes every result (several only when elementwise fusion
+  // merged a multi-output group into one op).
   auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
-  if (yield.getValues().size() != 1)
+  if (yield.getValues().empty())
     return success();
   auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
-  if (!root || !isa<TilingInterface>(root.getOperation()))
+  if (!root || !isa<TilingInterface>(root.getOperation()) ||
+      !llvm::all_of(yield.getValues(), [&](Value v) {
+        return v.getDefiningOp() == root.getOperation();
+      }))
     return success();
   int numContractions = 0;
   bool hasConv = false;
