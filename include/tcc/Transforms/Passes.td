@@ -82,6 +82,56 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
   ];
 }
 
+def RecognizeCompositesPass
+    : Pass<"tcc-recognize-composites", "func::FuncOp"> {
+  let summary = "Replaces hand-written softmax, norms and attention by the "
+                "composite tcc ops";
+  let description = [{
+    Captured graphs often spell composite ops out of elementwise ops,
+    reductions and matmuls. This pass finds those chains and replaces each
+    by the composite op, so fusion makes it one group (the patterns are
+    public: `populateRecognizeCompositesPatterns` in
+    include/tcc/Transforms/RecognizeComposites.h). Reductions must keep
+    dims; axes may be negative; element types are floats.
+
+    | chain | becomes |
+    |-------|---------|
+    | `e / reduce_sum(e, [a])`, `e = exp(x - reduce_max(x, [a]))` or `exp(x)` | `tcc.softmax %x {axis = a}` |
+    | `d - log(reduce_sum(exp(d), [a]))`, `d = x - reduce_max(x, [a])` or `x` | `tcc.log_softmax %x {axis = a}` |
+    | `d * rsqrt(reduce_mean(d * d) + eps)` or `d / sqrt(...)`, `d = x - reduce_mean(x)`, means over dims a..rank-1, then optionally `* w`, `+ b` | `tcc.layer_norm %x, %w, %b {axis = a, epsilon = eps}` |
+    | `x * rsqrt(reduce_mean(x * x) + eps)` or `x / sqrt(...)`, optionally `* w` | `tcc.rms_norm %x, %w {axis = a, epsilon = eps}` |
+    | `matmul(softmax(matmul(q, transpose(k)) * c + mask, -1), v)` | `tcc.attention %q, %k, %v, %mask {scale = c}` |
+
+    - A chain is replaced only when every value it computes, except its
+      result, is used only inside it; its inputs may have other users. When
+      a softmax's max-subtraction or a layer norm's mean-subtraction is
+      still used elsewhere, it stays, and the rest becomes the softmax /
+      log_softmax / rms_norm of the difference (the same values).
+    - A square is `d * d` or `pow(d, 2.0)`; `eps`, the attention scale `c`
+      (`* c` or `/ c`, giving 1/c; absent gives 1.0) and the exponent are
+      scalar float constants (rank 0 or every dim 1).
+    - Norm weights and biases must have exactly the type of the normalized
+      dims (otherwise the match ends before them); missing ones become
+      constant ones / zeros, which needs static normalized dims.
+    - Attention needs q [..., Sq, D], k [..., Sk, D], v [..., Sk, Dv] of
+      equal rank >= 3 with identical leading dims, the transpose swapping
+      the last two dims, the softmax on the last axis, and a float mask
+      that broadcasts to the scores; the softmax may itself be written out.
+    - Full-size intermediates must have the input's exact type, so no
+      broadcast changes a shape.
+
+    ```mlir
+    %m = tcc.reduce_max %x {axes = array<i64: -1>, keep_dims = true} : (tensor<?x768xf32>) -> tensor<?x1xf32>
+    %d = tcc.sub %x, %m : (tensor<?x768xf32>, tensor<?x1xf32>) -> tensor<?x768xf32>
+    %e = tcc.exp %d : (tensor<?x768xf32>) -> tensor<?x768xf32>
+    %s = tcc.reduce_sum %e {axes = array<i64: -1>, keep_dims = true} : (tensor<?x768xf32>) -> tensor<?x1xf32>
+    %y = tcc.div %e, %s : (tensor<?x768xf32>, tensor<?x1xf32>) -> tensor<?x768xf32>
+    // becomes
+    %y = tcc.softmax %x {axis = 1 : i64} : (tensor<?x768xf32>) -> tensor<?x768xf32>
+    ```
+  }];
+}
+
 def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
   let summary = "Assigns intermediate buffers to offsets in one arena";
   let description = [{
