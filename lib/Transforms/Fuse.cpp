@@ -27,6 +27,7 @@
 #include "tcc/Transforms/FusionPreparation.h"
 #include "tcc/Transforms/FusionReport.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/RecognizeComposites.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
@@ -301,8 +302,10 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     }
 
     // 1. Preparation.
-    if (sinkTransposes) {
+    if (recognize || sinkTransposes) {
       RewritePatternSet patterns(func.getContext());
+      if (recognize)
+        populateRecognizeCompositesPatterns(patterns);
       if (sinkTransposes)
         populateSinkTransposePatterns(patterns);
       GreedyRewriteConfig config;

@@ -12,7 +12,11 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
     `target` (`cpu` or `cuda`; include/tcc/Transforms/FusionCostModel.h).
     docs/fusion.md has the rules and the report format.
 
-    Preparation (include/tcc/Transforms/FusionPreparation.h):
+    Preparation (include/tcc/Transforms/RecognizeComposites.h and
+    FusionPreparation.h):
+    - hand-written softmax, log_softmax, layer_norm, rms_norm and attention
+      chains become their tcc ops (the patterns of
+      `tcc-recognize-composites`), each then one group;
     - transposes sink below the slices and unit-dim reshapes after them;
     - linears (matmuls) that read the same input merge into one wider op
       plus slices when the bytes saved beat packing the weights;
@@ -71,6 +75,9 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
            "Merge linears/matmuls that share an input">,
     Option<"recompute", "recompute", "bool", /*default=*/"true",
            "Clone cheap elementwise producers into each consumer group">,
+    Option<"recognize", "recognize", "bool", /*default=*/"true",
+           "Replace hand-written softmax, log_softmax, layer_norm, rms_norm "
+           "and attention by their tcc ops first (tcc-recognize-composites)">,
     Option<"sinkTransposes", "sink-transposes", "bool", /*default=*/"true",
            "Move transposes below slices and unit-dim reshapes">
   ];
