@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/ExecutionEngine/CPUExecutable.h"
+#include "tcc/Runtime/CachingAllocator.h"
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/Passes.h"
@@ -23,6 +24,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -273,6 +275,18 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     return nullptr;
   }
   exe->engine = std::move(*engine);
+  // The compiled code's malloc/free: large blocks (results, the arena) are
+  // reused across calls instead of being faulted in again.
+  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("malloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccMalloc),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("free")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccFree),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   return exe;
 }
 
@@ -416,8 +430,12 @@ LogicalResult CPUExecutable::call(StringRef name,
   if (statusOnly)
     args.push_back(resultStorage.data());
 
-  if (llvm::Error err =
-          engine->invokePacked(("_mlir_ciface_" + name).str(), args)) {
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error err = engine->invokePacked(("_mlir_ciface_" + name).str(), args);
+  lastCompiledSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  if (err) {
     error = "invocation failed: " + llvm::toString(std::move(err));
     return failure();
   }
@@ -478,6 +496,6 @@ LogicalResult CPUExecutable::call(StringRef name,
       toFree.insert(allocated);
   }
   for (int64_t p : toFree)
-    std::free(reinterpret_cast<void *>(p));
+    ::tcc::runtime::tccFree(reinterpret_cast<void *>(p));
   return success();
 }

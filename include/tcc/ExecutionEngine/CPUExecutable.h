@@ -85,6 +85,10 @@ public:
                      std::vector<::tcc::runtime::HostTensor> &results,
                      std::string &error, bool hostChecks = true);
 
+  /// Seconds the compiled code of the last call ran (without the input
+  /// checks and the copy of the results into HostTensors).
+  double getLastCompiledSeconds() const { return lastCompiledSeconds; }
+
   /// The versions compiled for entry `name` (one without buckets).
   std::vector<const FunctionSignature *> versions(StringRef name) const;
 
@@ -97,6 +101,7 @@ public:
 
 private:
   std::unique_ptr<ExecutionEngine> engine;
+  double lastCompiledSeconds = 0;
   std::vector<FunctionSignature> signatures;
 };
 

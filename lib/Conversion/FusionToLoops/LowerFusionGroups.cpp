@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -667,6 +669,11 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       peelPartialTile(rewriter, loop,
                       divisors[d] != 0 && divisors[d] % sizes[d] == 0);
     simplifyGroup(group, canonicalize);
+    // A producer read by two fused consumers (softmax's exp, read by the
+    // sum and by the normalization) was fused once per consumer: the two
+    // identical tiles become one.
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, group);
   }
 
   // Register tiles: every contraction's two innermost parallel dims by
@@ -817,6 +824,45 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
                         /*peel=*/ShapedType::isDynamic(ranges[last]));
   }
   simplifyGroup(group, canonicalize);
+
+  // Long static rows (a softmax or norm over 4096, a pointwise row tile):
+  // the innermost dim in chunks of 4 vectors, so a chunk lives in four
+  // registers instead of the whole row in hundreds (which spills). A
+  // reduction along it keeps a 4-vector partial result across chunks and
+  // reduces it once at the end.
+  SmallVector<linalg::LinalgOp> longRows;
+  int64_t chunk = 4 * lanes;
+  group.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+        linalg::isaContractionOpInterface(op) || op.getNumLoops() == 0 ||
+        isa<linalg::TransposeOp, linalg::FillOp>(op.getOperation()))
+      return;
+    int64_t inner = op.getStaticLoopRanges().back();
+    if (inner > chunk && inner % chunk == 0)
+      longRows.push_back(op);
+  });
+  for (linalg::LinalgOp op : longRows) {
+    int64_t last = op.getNumLoops() - 1;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[last] = chunk;
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
+    if (op.getIteratorTypesArray()[last] == utils::IteratorType::reduction) {
+      if (op.getNumReductionLoops() != 1 || op->getNumResults() != 1)
+        continue;
+      options.setReductionTilingStrategy(
+          ReductionTilingStrategy::PartialReductionOuterReduction);
+      options.setReductionDims({static_cast<unsigned>(last)});
+    }
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                          options);
+    if (succeeded(tiled))
+      rewriter.replaceOp(op, tiled->replacements);
+  }
+  if (!longRows.empty())
+    simplifyGroup(group, canonicalize);
 
   SmallVector<linalg::LinalgOp> toVectorize;
   group.walk([&](linalg::LinalgOp op) { toVectorize.push_back(op); });

@@ -200,7 +200,32 @@ struct SoftmaxToGenerics : OpRewritePattern<OpTy> {
                                [](OpBuilder &b, Location l, Value v, Value a) {
                                  return maxOf(b, l, v, a);
                                });
-    // shifted = x - max; exp(shifted) is summed.
+    if (!isLog) {
+      // e = exp(x - max) once; the sum and the result both read it, and
+      // the result multiplies by 1 / sum (one division per row, not per
+      // element).
+      Value e = mapWithReduced(
+          rewriter, loc, fullF, x, {max}, axes,
+          [](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return math::ExpOp::create(b, l,
+                                       arith::SubFOp::create(b, l, a[0], a[1]));
+          });
+      Value sum = buildReduction(
+          rewriter, loc, e, axes, f, 0.0,
+          [](OpBuilder &b, Location l, Value v, Value a) {
+            return arith::AddFOp::create(b, l, v, a).getResult();
+          });
+      Value r = mapWithReduced(
+          rewriter, loc, op.getType(), e, {sum}, axes,
+          [f](OpBuilder &b, Location l, ValueRange a) -> Value {
+            Value one = arith::ConstantOp::create(b, l, b.getFloatAttr(f, 1.0));
+            return arith::MulFOp::create(b, l, a[0],
+                                         arith::DivFOp::create(b, l, one, a[1]));
+          });
+      rewriter.replaceOp(op, r);
+      return success();
+    }
+    // log_softmax: shifted = x - max; exp(shifted) is summed.
     Value shifted = mapWithReduced(
         rewriter, loc, fullF, x, {max}, axes,
         [](OpBuilder &b, Location l, ValueRange a) -> Value {
@@ -217,11 +242,8 @@ struct SoftmaxToGenerics : OpRewritePattern<OpTy> {
     Value r = mapWithReduced(
         rewriter, loc, op.getType(), shifted, {sum}, axes,
         [](OpBuilder &b, Location l, ValueRange a) -> Value {
-          if (isLog)
-            return arith::SubFOp::create(b, l, a[0],
-                                         math::LogOp::create(b, l, a[1]));
-          return arith::DivFOp::create(b, l, math::ExpOp::create(b, l, a[0]),
-                                       a[1]);
+          return arith::SubFOp::create(b, l, a[0],
+                                       math::LogOp::create(b, l, a[1]));
         });
     rewriter.replaceOp(op, r);
     return success();

@@ -1,0 +1,83 @@
+//===- CachingAllocator.cpp - malloc/free for compiled code -----*- C++ -*-===//
+
+#include "tcc/Runtime/CachingAllocator.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+using namespace tcc::runtime;
+
+namespace {
+/// Precedes every block; 64 bytes keep the payload as aligned as malloc's.
+struct alignas(64) Header {
+  uint64_t magic;
+  size_t bytes;
+};
+constexpr uint64_t kMagic = 0x7463632d626c6f63; // "tcc-bloc"
+
+struct Cache {
+  std::mutex mutex;
+  std::multimap<size_t, Header *> free; // by payload size
+  size_t freeBytes = 0;
+};
+Cache &cache() {
+  static Cache *c = new Cache; // never destroyed: frees may come at exit
+  return *c;
+}
+} // namespace
+
+extern "C" void *tcc::runtime::tccMalloc(size_t bytes) {
+  if (bytes >= kCachedBlockBytes) {
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    // The smallest cached block that fits, if it wastes at most a quarter.
+    auto it = c.free.lower_bound(bytes);
+    if (it != c.free.end() && it->first - bytes <= it->first / 4) {
+      Header *h = it->second;
+      c.freeBytes -= it->first;
+      c.free.erase(it);
+      return h + 1;
+    }
+  }
+  auto *h = static_cast<Header *>(std::malloc(sizeof(Header) + bytes));
+  if (!h)
+    return nullptr;
+  h->magic = kMagic;
+  h->bytes = bytes;
+  return h + 1;
+}
+
+extern "C" void tcc::runtime::tccFree(void *ptr) {
+  if (!ptr)
+    return;
+  Header *h = static_cast<Header *>(ptr) - 1;
+  if (h->magic != kMagic)
+    std::abort(); // not ours: freeing it would corrupt the heap
+  if (h->bytes >= kCachedBlockBytes) {
+    Cache &c = cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.freeBytes + h->bytes <= kMaxCachedBytes) {
+      c.free.emplace(h->bytes, h);
+      c.freeBytes += h->bytes;
+      return;
+    }
+  }
+  std::free(h);
+}
+
+void tcc::runtime::releaseCachedBlocks() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  for (auto &[bytes, h] : c.free)
+    std::free(h);
+  c.free.clear();
+  c.freeBytes = 0;
+}
+
+size_t tcc::runtime::cachedBytes() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.freeBytes;
+}
