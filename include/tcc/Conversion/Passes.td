@@ -90,10 +90,17 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     Then n-D vector ops are lowered to 1-D ones: contractions to
     broadcast-FMA outer products, multi-reductions to inner reductions, and
     transfers with permutation maps to plain loads and stores.
+
+    Row loops of groups (the `tcc.parallel` tile loop) that read a whole
+    row of an input per iteration prefetch that input's row two iterations
+    ahead (`memref.prefetch`, one per cache line), so the memory system
+    fetches it while the current row is reduced and normalized.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD
