@@ -14,6 +14,10 @@
 // RUN: tcc-opt %examples/robot_policy.mlir --fuse --plan-memory | FileCheck %s --check-prefix=ROBOT_OPT
 // ROBOT_OPT: func.func @robot_policy
 // ROBOT_OPT: fusion.group
+// Kernel budget (issue 4): at most 5; the policy and value heads share one.
+// RUN: tcc-opt %examples/robot_policy.mlir --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROBOT_KERNELS
+// ROBOT_KERNELS: group 4 (matmul): tcc.concat tcc.concat tcc.linear
+// ROBOT_KERNELS: @robot_policy kernels 8 -> 5, bytes B * 20532 + 1071156 -> B * 13364 + 1071156
 // RUN: tcc-run %examples/robot_policy.mlir --function=robot_policy \
 // RUN:   --input=2x256xf32=random --input=512x256xf32=random --input=512xf32=random \
 // RUN:   --input=512xf32=random --input=512xf32=random \
@@ -29,6 +33,9 @@
 // RUN: tcc-opt %examples/conv_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=CONV_OPT
 // CONV_OPT: func.func @conv_block
 // CONV_OPT: fusion.group
+// Kernel budget: at most 4 (conv+bn+relu, conv+bn+add+relu, pool).
+// RUN: tcc-opt %examples/conv_block.mlir --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV_KERNELS
+// CONV_KERNELS: @conv_block kernels 8 -> 3,
 // RUN: tcc-run %examples/conv_block.mlir --function=conv_block \
 // RUN:   --input=2x64x56x56xf32=random --input=64x64x3x3xf32=random \
 // RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=0.5 \
@@ -41,6 +48,18 @@
 // RUN: tcc-opt %examples/vit_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=VIT_OPT
 // VIT_OPT: func.func @vit_block
 // VIT_OPT: fusion.group
+// Kernel budget: at most 8 (LN1, QKV+bias, attention, proj+bias+residual,
+// LN2, fc1+bias+GELU, fc2+bias+residual); the q/k/v and output transposes
+// fold into the attention.
+// RUN: tcc-opt %examples/vit_block.mlir --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=VIT_KERNELS
+// VIT_KERNELS: group 0 (reduction): tcc.layer_norm
+// VIT_KERNELS: group 1 (matmul): tcc.linear
+// VIT_KERNELS: group 2 (attention): tcc.transpose tcc.transpose tcc.transpose tcc.attention tcc.transpose
+// VIT_KERNELS: group 3 (matmul): tcc.linear tcc.add
+// VIT_KERNELS: group 4 (reduction): tcc.layer_norm
+// VIT_KERNELS: group 5 (matmul): tcc.linear tcc.gelu
+// VIT_KERNELS: group 6 (matmul): tcc.linear tcc.add
+// VIT_KERNELS: @vit_block kernels 12 -> 7, bytes (B * S) * 141312 + 28351488 -> (B * S) * 79872 + 28351488
 // RUN: tcc-run %examples/vit_block.mlir --function=vit_block \
 // RUN:   --input=1x197x768xf32=random --input=768xf32=random --input=768xf32=random \
 // RUN:   --input=2304x768xf32=random --input=2304xf32=random \

@@ -1,0 +1,72 @@
+//===- CachingAllocatorTest.cpp - the compiled code's malloc/free ---------===//
+
+#include "tcc/Runtime/CachingAllocator.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace tcc::runtime;
+
+namespace {
+
+TEST(CachingAllocator, LargeBlocksAreReused) {
+  releaseCachedBlocks();
+  size_t bytes = 8 * kCachedBlockBytes;
+  void *a = tccMalloc(bytes);
+  ASSERT_NE(a, nullptr);
+  std::memset(a, 1, bytes);
+  tccFree(a);
+  EXPECT_EQ(cachedBytes(), bytes);
+  // Same size, and a slightly smaller one: the cached block comes back.
+  void *b = tccMalloc(bytes - 1000);
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(cachedBytes(), 0u);
+  tccFree(b);
+  releaseCachedBlocks();
+  EXPECT_EQ(cachedBytes(), 0u);
+}
+
+TEST(CachingAllocator, MuchSmallerRequestsDoNotTakeLargeBlocks) {
+  releaseCachedBlocks();
+  void *big = tccMalloc(64 * kCachedBlockBytes);
+  tccFree(big);
+  void *small = tccMalloc(2 * kCachedBlockBytes);
+  EXPECT_NE(small, big); // would waste 31/32 of the block
+  EXPECT_EQ(cachedBytes(), 64 * kCachedBlockBytes);
+  tccFree(small);
+  releaseCachedBlocks();
+}
+
+TEST(CachingAllocator, SmallBlocksAreNotCached) {
+  releaseCachedBlocks();
+  void *p = tccMalloc(100);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
+  tccFree(p);
+  EXPECT_EQ(cachedBytes(), 0u);
+  tccFree(nullptr);
+}
+
+TEST(CachingAllocator, ConcurrentUse) {
+  releaseCachedBlocks();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([t] {
+      for (int i = 0; i < 200; ++i) {
+        size_t bytes = (1 + (i + t) % 3) * kCachedBlockBytes;
+        auto *p = static_cast<unsigned char *>(tccMalloc(bytes));
+        p[0] = p[bytes - 1] = static_cast<unsigned char>(i);
+        tccFree(p);
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_LE(cachedBytes(), kMaxCachedBytes);
+  releaseCachedBlocks();
+}
+
+} // namespace
