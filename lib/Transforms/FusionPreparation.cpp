@@ -215,10 +215,14 @@ unsigned mlir::tcc::mergeHorizontalContractions(func::FuncOp func,
                  (!c.bias || definedBefore(c.bias, first));
         }))
       continue;
+    // Constant weights and biases are packed at compile time: free.
+    auto runtimeBytes = [](Value v) -> int64_t {
+      return v && !v.getDefiningOp<ConstantOp>() ? estimateBytes(v) : 0;
+    };
     int64_t packed = 0;
     SmallVector<Operation *> ops;
     for (const Candidate &c : group) {
-      packed += estimateBytes(c.weight) + (c.bias ? estimateBytes(c.bias) : 0);
+      packed += runtimeBytes(c.weight) + runtimeBytes(c.bias);
       ops.push_back(c.op);
     }
     if (!isHorizontalMergeProfitable(ops, packed, target))
@@ -238,14 +242,16 @@ unsigned mlir::tcc::mergeHorizontalContractions(func::FuncOp func,
     auto wType = cast<RankedTensorType>(group.front().weight.getType());
     SmallVector<int64_t> packedShape(wType.getShape());
     packedShape[isLinear ? 0 : 1] = columns;
-    Value weight = ConcatOp::create(
-        b, loc, RankedTensorType::get(packedShape, wType.getElementType()),
+    // Constant weights fold into one constant here (nothing to pack at run
+    // time).
+    Value weight = b.createOrFold<ConcatOp>(
+        loc, RankedTensorType::get(packedShape, wType.getElementType()),
         weights, b.getI64IntegerAttr(isLinear ? 0 : 1));
     Value bias;
     if (!biases.empty()) {
       auto bType = cast<RankedTensorType>(biases.front().getType());
-      bias = ConcatOp::create(
-          b, loc, RankedTensorType::get({columns}, bType.getElementType()),
+      bias = b.createOrFold<ConcatOp>(
+          loc, RankedTensorType::get({columns}, bType.getElementType()),
           biases, b.getI64IntegerAttr(0));
     }
     auto rType = cast<RankedTensorType>(first->getResult(0).getType());

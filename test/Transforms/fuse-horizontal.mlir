@@ -103,3 +103,23 @@ func.func @dependent(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>) -> tensor<4x4xf3
   %1 = tcc.linear %x, %0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
   return %1 : tensor<4x4xf32>
 }
+
+// -----
+
+// Constant weights are packed at compile time: the merged linear reads one
+// constant, and large weights are no obstacle (nothing to pack per call).
+// CHECK-LABEL: func.func @constant_weights
+//   CHECK-NOT:   tcc.concat
+//       CHECK:   %[[W:.+]] = tcc.constant dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+//       CHECK:   %[[B:.+]] = tcc.constant dense<[5.000000e-01, 5.000000e-01, 2.500000e-01]> : tensor<3xf32>
+//       CHECK:   fusion.group "matmul"(%{{.+}}, %[[W]], %[[B]] : tensor<?x2xf32>, tensor<3x2xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+//   CHECK-NOT:   tcc.concat
+func.func @constant_weights(%x: tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?x1xf32>) {
+  %w1 = tcc.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b1 = tcc.constant dense<0.5> : tensor<2xf32>
+  %w2 = tcc.constant dense<[[5.0, 6.0]]> : tensor<1x2xf32>
+  %b2 = tcc.constant dense<0.25> : tensor<1xf32>
+  %0 = tcc.linear %x, %w1, %b1 : (tensor<?x2xf32>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<?x2xf32>
+  %1 = tcc.linear %x, %w2, %b2 : (tensor<?x2xf32>, tensor<1x2xf32>, tensor<1xf32>) -> tensor<?x1xf32>
+  return %0, %1 : tensor<?x2xf32>, tensor<?x1xf32>
+}

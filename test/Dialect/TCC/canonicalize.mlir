@@ -573,6 +573,30 @@ func.func @concat_two_stays(%x: tensor<2x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
+// Constants fold, along an inner axis too (splats expand).
+// CHECK-LABEL: func.func @concat_constants
+//   CHECK-NOT:   tcc.concat
+//       CHECK:   tcc.constant dense<{{\[}}[1, 2, 7], [3, 4, 7]]> : tensor<2x3xi32>
+func.func @concat_constants() -> tensor<2x3xi32> {
+  %a = tcc.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %b = tcc.constant dense<7> : tensor<2x1xi32>
+  %0 = tcc.concat %a, %b {axis = -1 : i64} : (tensor<2x2xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+// Negative: one input is not a constant.
+// CHECK-LABEL: func.func @concat_constant_and_value
+//       CHECK:   tcc.concat
+func.func @concat_constant_and_value(%x: tensor<1x2xi32>) -> tensor<3x2xi32> {
+  %a = tcc.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %0 = tcc.concat %a, %x {axis = 0 : i64} : (tensor<2x2xi32>, tensor<1x2xi32>) -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+
+// -----
+
 // Ends past the dim clamp to it.
 // CHECK-LABEL: func.func @slice_full
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<4x8xf32>

@@ -1182,10 +1182,44 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 TCC_COMPATIBLE_RETURN_TYPES(ConcatOp)
 LogicalResult ConcatOp::verify() { return success(); }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
-  return {};
+  // Constants (packed weights of a horizontal merge): one constant. Elements
+  // are copied in row-major order, a block of each input per outer index.
+  auto type = cast<RankedTensorType>(getType());
+  if (!type.hasStaticShape() || type.getNumElements() > (int64_t(1) << 24))
+    return {};
+  SmallVector<DenseElementsAttr> parts;
+  for (Attribute a : adaptor.getInputs()) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(a);
+    if (!dense)
+      return {};
+    parts.push_back(dense);
+  }
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0)
+    axis += type.getRank();
+  if (axis < 0 || axis >= type.getRank())
+    return {};
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= type.getDimSize(d);
+  for (int64_t d = axis + 1; d < type.getRank(); ++d)
+    inner *= type.getDimSize(d);
+  SmallVector<Attribute> values;
+  values.reserve(type.getNumElements());
+  SmallVector<SmallVector<Attribute>> expanded;
+  for (DenseElementsAttr p : parts)
+    expanded.emplace_back(p.getValues<Attribute>().begin(),
+                          p.getValues<Attribute>().end());
+  for (int64_t o = 0; o < outer; ++o)
+    for (auto [p, elems] : llvm::zip(parts, expanded)) {
+      int64_t block = cast<ShapedType>(p.getType()).getDimSize(axis) * inner;
+      for (int64_t i = 0; i < block; ++i)
+        values.push_back(p.isSplat() ? elems.front() : elems[o * block + i]);
+    }
+  return DenseElementsAttr::get(type, values);
 }
 
 /// Clamped Python slice bounds on a static dim: {start, size}.
