@@ -89,6 +89,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll(true);
   loops.addPass(createConvertVectorToSCFPass(transfers));
+  loops.addPass(createStreamingStoresPass());
+  loops.addPass(createPrefetchRowsPass());
   loops.addPass(createLowerAffinePass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls

@@ -90,17 +90,58 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     Then n-D vector ops are lowered to 1-D ones: contractions to
     broadcast-FMA outer products, multi-reductions to inner reductions, and
     transfers with permutation maps to plain loads and stores.
-
-    Row loops of groups (the `tcc.parallel` tile loop) that read a whole
-    row of an input per iteration prefetch that input's row two iterations
-    ahead (`memref.prefetch`, one per cache line), so the memory system
-    fetches it while the current row is reduced and normalized.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::arith::ArithDialect"];
+}
+
+def StreamingStoresPass : Pass<"tcc-streaming-stores", "func::FuncOp"> {
+  let summary = "Non-temporal stores for results too large to stay in cache";
+  let description = [{
+    Runs after vector transfers are 1-D. A full-vector, in-bounds write into
+    a buffer of at least `min-bytes` (a 256 MiB result, say) bypasses the
+    caches: an ordinary store first reads the line it writes (the
+    read-for-ownership), a non-temporal one does not, so a memory-bound
+    kernel moves a third less. Only writes whose address is provably
+    aligned to the vector's size are changed (x86's streaming stores need
+    it): the buffer is a 64-byte aligned allocation with an identity layout,
+    its innermost dim a multiple of the vector length, and the innermost
+    index a multiple of it.
+
+    ```mlir
+    vector.transfer_write %v, %out[%i, %j] {in_bounds = [true]} : vector<16xf32>, memref<16384x4096xf32>
+    // becomes
+    vector.store %v, %out[%i, %j] {alignment = 64 : i64, nontemporal = true} : memref<16384x4096xf32>, vector<16xf32>
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"64 << 20",
+           "Smallest buffer (bytes) whose writes stream past the caches">
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
+  let summary = "Software prefetch of the next rows in row loops";
+  let description = [{
+    A row loop of a group (the `tcc.parallel` tile loop) that reads a whole
+    row of an input per iteration (a subview `[iv, c]` of size `[1, N]`,
+    N >= 256) reads it in several passes (max, exp-sum, normalize): the
+    first waits on memory while the others compute. Prefetching the row
+    `distance` iterations ahead (`memref.prefetch`, one per cache line) lets
+    the memory system fetch it meanwhile. Loops that write with streaming
+    stores (tcc-streaming-stores) are left alone: there the prefetches
+    compete with the stores for the line-fill buffers and made a
+    16384 x 4096 softmax slower, not faster.
+  }];
+  let options = [
+    Option<"distance", "distance", "int64_t", /*default=*/"2",
+           "How many iterations ahead to prefetch">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

@@ -1,10 +1,7 @@
 //===- LowerVectors.cpp - vector ops down to AVX-512 shapes -----*- C++ -*-===//
 #include "tcc/Conversion/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -98,64 +95,6 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
   }
 };
 
-/// Row loops of memory-bound groups read one row of an input per iteration
-/// (a subview [iv, c] of size [1, N]) in several passes (max, exp-sum,
-/// normalize): the first pass waits on memory while the others compute. A
-/// software prefetch of a later row at the top of the iteration lets the
-/// memory system fetch it while this row is computed. Two rows ahead: one
-/// row ahead measured 39 ms against 38 ms (softmax) and 37 against 31
-/// (layer_norm) on 16384 x 4096 f32.
-void prefetchNextRows(func::FuncOp func) {
-  func.walk([&](scf::ForOp loop) {
-    if (!loop->hasAttr(tcc::kParallelLoopAttr))
-      return;
-    Value iv = loop.getInductionVar();
-    SmallVector<memref::SubViewOp> rows;
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      auto sv = dyn_cast<memref::SubViewOp>(op);
-      if (!sv || sv.getSourceType().getRank() != 2 ||
-          sv.getSource().getParentRegion()->isAncestor(&loop.getRegion()) ==
-              false)
-        continue;
-      SmallVector<OpFoldResult> offsets = sv.getMixedOffsets();
-      SmallVector<OpFoldResult> sizes = sv.getMixedSizes();
-      std::optional<int64_t> rowsInTile = getConstantIntValue(sizes[0]);
-      std::optional<int64_t> cols = getConstantIntValue(sizes[1]);
-      if (dyn_cast<Value>(offsets[0]) != iv || !rowsInTile ||
-          *rowsInTile != 1 || !cols || *cols < 256 ||
-          !getConstantIntValue(offsets[1]))
-        continue;
-      rows.push_back(sv);
-    }
-    if (rows.empty())
-      return;
-    OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
-    Location loc = loop.getLoc();
-    Value twoSteps = arith::MulIOp::create(
-        b, loc, loop.getStep(), arith::ConstantIndexOp::create(b, loc, 2));
-    Value next = arith::AddIOp::create(b, loc, iv, twoSteps);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          next, loop.getUpperBound());
-    auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    for (memref::SubViewOp sv : rows) {
-      int64_t bytes = std::max<int64_t>(
-          1, sv.getSourceType().getElementTypeBitWidth() / 8);
-      int64_t cols = *getConstantIntValue(sv.getMixedSizes()[1]);
-      int64_t first = *getConstantIntValue(sv.getMixedOffsets()[1]);
-      Value lo = arith::ConstantIndexOp::create(b, loc, first);
-      Value hi = arith::ConstantIndexOp::create(b, loc, first + cols);
-      Value line = arith::ConstantIndexOp::create(b, loc, 64 / bytes);
-      auto lines = scf::ForOp::create(b, loc, lo, hi, line);
-      OpBuilder inner = OpBuilder::atBlockBegin(lines.getBody());
-      memref::PrefetchOp::create(inner, loc, sv.getSource(),
-                                 ValueRange{next, lines.getInductionVar()},
-                                 /*isWrite=*/false, /*localityHint=*/3,
-                                 /*isDataCache=*/true);
-    }
-  });
-}
-
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -164,7 +103,6 @@ struct LowerVectorsPass
     // provably non-zero.
     linalg::hoistRedundantVectorTransfers(getOperation(),
                                           /*verifyNonZeroTrip=*/true);
-    prefetchNextRows(getOperation());
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<VectorizeSmallCopy>(ctx);
