@@ -74,3 +74,4 @@ for spec in "robot_policy B=1 20" "robot_policy B=8 20" "robot_policy B=64 20" \
   awk -v e="$1" -v z="$2" -v td="$td" -v ts="$ts" -v tb="$tb" 'BEGIN {
     printf "%-12s %-12s %10.1f us %10.1f us %10.1f us %8.2f %8.2f\n", e, z, td, ts, tb, td / ts, tb / ts }'
 done
+echo; "$ROOT/benchmarks/run_fusion.sh" "$BUILD"

@@ -38,8 +38,9 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                            options.specialize.end());
   shapesPM.addPass(createSymbolicShapesPass(shapes));
   shapesPM.addPass(createCanonicalizerPass());
-  if (options.fuse) {
+  {
     FusePassOptions fuse;
+    fuse.singletons = !options.fuse;
     fuse.targetName = options.fusionTarget;
     fuse.reportFile = options.fusionReport;
     fuse.dotFile = options.fusionDot;

@@ -301,6 +301,27 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
         }
     }
 
+    // The unfused baseline: one group per kernel op, nothing prepared.
+    if (singletons) {
+      SmallVector<Group> groups;
+      for (Operation &op : block) {
+        Role role = classify(&op);
+        if (role == Role::None)
+          continue;
+        Group g;
+        g.ops.push_back(&op);
+        g.anchor = role == Role::Elementwise ? Role::None : role;
+        groups.push_back(std::move(g));
+      }
+      if (wantReport) {
+        Sizes after(func);
+        describeGroups(func, groups, *before, after, bytesBefore, sizes, out);
+      }
+      for (Group &g : groups)
+        materialize(g);
+      return success();
+    }
+
     // 1. Preparation.
     if (recognize || sinkTransposes) {
       RewritePatternSet patterns(func.getContext());

@@ -564,3 +564,37 @@ func.func @already_fused(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// singletons=true is the unfused baseline: one group per kernel op (views
+// stay outside), nothing recognized or merged.
+// RUN: tcc-opt %s --fuse=singletons=true --split-input-file | FileCheck %s --check-prefix=SINGLE
+// SINGLE-LABEL: func.func @singletons
+//       SINGLE:   fusion.group "reduction"
+//  SINGLE-NEXT:   ^bb0
+//  SINGLE-NEXT:     tcc.reduce_max
+//       SINGLE:   fusion.group "pointwise"
+//  SINGLE-NEXT:   ^bb0
+//  SINGLE-NEXT:     tcc.sub
+//       SINGLE:   fusion.group "pointwise"
+//  SINGLE-NEXT:   ^bb0
+//  SINGLE-NEXT:     tcc.exp
+//       SINGLE:   fusion.group "reduction"
+//  SINGLE-NEXT:   ^bb0
+//  SINGLE-NEXT:     tcc.reduce_sum
+//       SINGLE:   fusion.group "pointwise"
+//  SINGLE-NEXT:   ^bb0
+//  SINGLE-NEXT:     tcc.div
+//   SINGLE-NOT:   tcc.softmax
+// CHECK-LABEL: func.func @singletons
+//       CHECK:   fusion.group "reduction"
+//       CHECK:     tcc.softmax
+func.func @singletons(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = tcc.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %d = tcc.sub %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = tcc.exp %d : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = tcc.reduce_sum %e {axes = array<i64: 1>, keep_dims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %y = tcc.div %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

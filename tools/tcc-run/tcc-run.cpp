@@ -110,7 +110,7 @@ static cl::opt<std::string>
                  cl::desc("Target the fusion cost model weighs for (cpu, "
                           "cuda); the code still runs on this CPU"),
                  cl::init("cpu"));
-static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
+static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion: every op a kernel of its own, by the same code generator"),
                             cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Compile without tiling and "

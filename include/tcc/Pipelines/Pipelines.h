@@ -14,8 +14,9 @@ namespace mlir::tcc {
 
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<bool> fuse{*this, "fuse",
-                    llvm::cl::desc("Form fusion groups (skip if the input "
-                                   "already has them)"),
+                    llvm::cl::desc("Form fusion groups; false: every op is "
+                                   "a kernel of its own (the unfused "
+                                   "baseline; ops already in groups stay)"),
                     llvm::cl::init(true)};
   Option<std::string> fusionTarget{
       *this, "fusion-target",

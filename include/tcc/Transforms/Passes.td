@@ -75,6 +75,9 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
            "Merge linears/matmuls that share an input">,
     Option<"recompute", "recompute", "bool", /*default=*/"true",
            "Clone cheap elementwise producers into each consumer group">,
+    Option<"singletons", "singletons", "bool", /*default=*/"false",
+           "No fusion: every kernel op becomes a group of its own (the "
+           "unfused baseline, compiled by the same code generator)">,
     Option<"recognize", "recognize", "bool", /*default=*/"true",
            "Replace hand-written softmax, log_softmax, layer_norm, rms_norm "
            "and attention by their tcc ops first (tcc-recognize-composites)">,

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fusion benchmarks behind docs/benchmarks.md ("Fusion"). Run on an idle
+# machine:
+#   benchmarks/run_fusion.sh [build-dir]
+# Prints
+#   1. each example fused against unfused (--no-fuse), median latency;
+#   2. the memory-bound kernels of benchmarks/fusion/ (16384 x 4096 f32,
+#      written as separate ops) against a plain copy measured in the same
+#      run (benchmarks/copy_bw.c: memcpy and an ordinary-store loop over
+#      both cores), as GB/s of the bytes each kernel must move and as a
+#      share of the memcpy bandwidth.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${1:-$ROOT/build}"
+RUN="$BUILD/bin/tcc-run"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+median_us() { sed -n 's/.*median \([0-9.]*\) us.*/\1/p' | head -1; }
+compiled_us() { sed -n 's/^compiled code: median \([0-9.]*\) us.*/\1/p'; }
+
+echo
+echo "examples, fused vs unfused (median of N calls, random inputs, both cores)"
+printf "%-14s %-12s %12s %12s %8s\n" example sizes fused unfused speedup
+for spec in "robot_policy B=1 50" "robot_policy B=64 50" "vit_block B=1,S=197 10" \
+            "vit_block B=8,S=197 5" "conv_block B=1 10" "conv_block B=8 5"; do
+  set -- $spec
+  f="$ROOT/examples/$1.mlir"
+  tf=$("$RUN" "$f" --random-inputs --sizes="$2" --benchmark="$3" --checksum | median_us)
+  tu=$("$RUN" "$f" --random-inputs --sizes="$2" --benchmark="$3" --checksum --no-fuse | median_us)
+  awk -v e="$1" -v z="$2" -v a="$tf" -v b="$tu" 'BEGIN {
+    printf "%-14s %-12s %9.1f us %9.1f us %8.2f\n", e, z, a, b, b / a }'
+done
+
+echo
+gcc -O3 -march=native -fopenmp -o "$TMP/copy_bw" "$ROOT/benchmarks/copy_bw.c"
+copy_line=$("$TMP/copy_bw")
+echo "$copy_line"
+memcpy_gbs=$(echo "$copy_line" | sed -n 's/.*memcpy \([0-9.]*\) GB\/s.*/\1/p')
+echo
+echo "memory-bound kernels, 16384 x 4096 f32 (compiled code, median of 10 calls)"
+printf "%-14s %10s %12s %10s %12s %10s\n" kernel MiB-moved fused GB/s of-memcpy unfused
+# Bytes each kernel must move: inputs read once, the result written once.
+for spec in "copy 512" "add_relu_mul 768" "bias_gelu 512" "softmax 512" "layer_norm 512"; do
+  set -- $spec
+  f="$ROOT/benchmarks/fusion/$1.mlir"
+  t=$("$RUN" "$f" --random-inputs --benchmark=10 --checksum | compiled_us)
+  tu=$("$RUN" "$f" --random-inputs --benchmark=3 --checksum --no-fuse | compiled_us)
+  awk -v k="$1" -v mib="$2" -v t="$t" -v tu="$tu" -v m="$memcpy_gbs" 'BEGIN {
+    gbs = mib * 1048576 / (t * 1e-6) / 1e9;
+    printf "%-14s %10d %9.1f ms %10.1f %11.0f%% %7.1f ms\n", k, mib, t / 1e3, gbs, 100 * gbs / m, tu / 1e3 }'
+done
