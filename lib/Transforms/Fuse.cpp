@@ -31,6 +31,8 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
@@ -352,6 +354,8 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
       groups.push_back(growGroup(root, assigned, target));
     }
     std::reverse(groups.begin(), groups.end());
+    if (horizontal)
+      mergeIndependentSmallGroups(groups, target);
 
     // 3. The report, on the values as they are before materialization.
     std::optional<Sizes> after;
@@ -521,6 +525,74 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
                               " ops sharing an input merged");
     }
     return group;
+  }
+
+  /// Horizontal loop fusion (XLA's): pointwise and reduction groups over
+  /// the same iteration space whose outputs are small enough that a launch
+  /// costs more than their traffic, and that do not depend on each other,
+  /// share one kernel. An earlier group joins a later one when everything
+  /// that uses its results comes after the later group (which then yields
+  /// them too), so neither can feed the other.
+  void mergeIndependentSmallGroups(SmallVector<Group> &groups,
+                                   const FusionTarget &target) {
+    auto mergeable = [&](const Group &a, const Group &b) {
+      auto loopish = [](Role r) {
+        return r == Role::None || r == Role::Reduction;
+      };
+      Operation *ra = a.root(), *rb = b.root();
+      if (!loopish(a.anchor) || !loopish(b.anchor) ||
+          ra->getNumResults() != 1 ||
+          ra->getResultTypes() != rb->getResultTypes())
+        return false;
+      auto type = dyn_cast<RankedTensorType>(ra->getResult(0).getType());
+      if (!type || !type.hasStaticShape() ||
+          estimateBytes(ra->getResult(0)) > target.launchBytes)
+        return false;
+      DenseSet<Operation *> members(a.ops.begin(), a.ops.end());
+      for (Operation *op : a.ops)
+        for (Operation *user : op->getUsers())
+          if (!members.contains(user) &&
+              (user->getBlock() != rb->getBlock() ||
+               !rb->isBeforeInBlock(user)))
+            return false;
+      llvm::SetVector<Operation *> all(b.ops.begin(), b.ops.end());
+      all.insert(a.ops.begin(), a.ops.end());
+      llvm::SetVector<Value> inputs;
+      for (Operation *op : all)
+        for (Value v : op->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          if ((!def || !all.contains(def)) && isa<RankedTensorType>(v.getType()))
+            inputs.insert(v);
+        }
+      return (int64_t)inputs.size() <= target.maxGroupInputs;
+    };
+    for (size_t i = 0; i < groups.size(); ++i) {
+      for (size_t j = i + 1; j < groups.size(); ++j) {
+        if (!mergeable(groups[i], groups[j]))
+          continue;
+        Group &a = groups[i], &b = groups[j];
+        Group merged;
+        merged.anchor = a.anchor == Role::Reduction ? a.anchor : b.anchor;
+        merged.ops.append(a.ops.begin(), a.ops.end());
+        merged.ops.append(b.ops.begin(), b.ops.end());
+        llvm::sort(merged.ops, [](Operation *x, Operation *y) {
+          return x->isBeforeInBlock(y);
+        });
+        merged.extraOutputs.insert(a.root());
+        merged.extraOutputs.insert(a.extraOutputs.begin(), a.extraOutputs.end());
+        merged.extraOutputs.insert(b.extraOutputs.begin(), b.extraOutputs.end());
+        merged.notes = b.notes;
+        merged.notes.insert(merged.notes.end(), a.notes.begin(), a.notes.end());
+        merged.notes.push_back("horizontal: an independent " +
+                               kindName(a.anchor).str() +
+                               " group over the same iteration space merged");
+        b = std::move(merged);
+        groups.erase(groups.begin() + i);
+        --i;
+        ++numHorizontal;
+        break;
+      }
+    }
   }
 
   /// Clones `producer` for the members of a group that use it (placed
@@ -755,6 +827,11 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     for (Value r : results)
       yielded.push_back(mapping.lookup(r));
     fusion::YieldOp::create(builder, root->getLoc(), yielded);
+    // Copies of one producer recomputed for two groups that were then
+    // merged horizontally are one op again.
+    IRRewriter rewriter(builder);
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, groupOp);
     for (auto [r, g] : llvm::zip(results, groupOp.getResults()))
       r.replaceUsesWithIf(g, [&](OpOperand &use) {
         return !members.contains(use.getOwner());

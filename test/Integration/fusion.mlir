@@ -26,6 +26,10 @@
 // RUN: tcc-run %s --function=softmax_inside_and_out --random-inputs --dim-size=4 --check-reference --no-fuse | FileCheck %s --check-prefix=SM
 // SM-COUNT-2: [SUCCESS]
 //
+// RUN: tcc-run %s --function=small_independent --random-inputs --check-reference | FileCheck %s --check-prefix=IND
+// RUN: tcc-run %s --function=small_independent --random-inputs --check-reference --no-fuse | FileCheck %s --check-prefix=IND
+// IND-COUNT-2: [SUCCESS]
+//
 // The groups these runs use:
 // RUN: tcc-opt %s --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUPS
 // GROUPS: @multi_output kernels 4 -> 1
@@ -38,6 +42,7 @@
 // GROUPS: @vit_attention kernels 3 -> 1
 // GROUPS: @residual_epilogue group 0 (matmul): tcc.matmul tcc.add tcc.mul tcc.add tcc.cast
 // GROUPS: @softmax_inside_and_out group 0 (reduction): tcc.softmax tcc.mul [tcc.softmax is also an output (used after the group)]
+// GROUPS: @small_independent group 0 (reduction): tcc.tanh tcc.sigmoid tcc.softmax [horizontal: an independent pointwise group over the same iteration space merged]
 
 // A broadcast add used by the rest of the chain and returned: one group,
 // two outputs.
@@ -107,4 +112,12 @@ func.func @softmax_inside_and_out(%x: tensor<?x50xf32>, %s: tensor<50xf32>) -> (
   %0 = tcc.softmax %x {axis = -1 : i64} : (tensor<?x50xf32>) -> tensor<?x50xf32>
   %1 = tcc.mul %0, %s : (tensor<?x50xf32>, tensor<50xf32>) -> tensor<?x50xf32>
   return %0, %1 : tensor<?x50xf32>, tensor<?x50xf32>
+}
+
+// Two small independent groups over [4, 24]: one kernel, two outputs.
+func.func @small_independent(%a: tensor<4x24xf32>, %b: tensor<4x24xf32>) -> (tensor<4x24xf32>, tensor<4x24xf32>) {
+  %0 = tcc.tanh %a : (tensor<4x24xf32>) -> tensor<4x24xf32>
+  %1 = tcc.sigmoid %b : (tensor<4x24xf32>) -> tensor<4x24xf32>
+  %2 = tcc.softmax %0 {axis = -1 : i64} : (tensor<4x24xf32>) -> tensor<4x24xf32>
+  return %2, %1 : tensor<4x24xf32>, tensor<4x24xf32>
 }

@@ -195,19 +195,19 @@ func.func @producer_used_outside(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4x
 // is recomputed in each: reading the input twice moves fewer bytes than
 // writing the exp and reading it twice.
 // CHECK-LABEL: func.func @producer_shared_by_two_reductions
-//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<2x8xf32>
-//       CHECK:   %[[S:.+]] = fusion.group "reduction"(%[[A]] : tensor<2x8xf32>) -> tensor<2xf32> {
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: tensor<?x8xf32>
+//       CHECK:   %[[S:.+]] = fusion.group "reduction"(%[[A]] : tensor<?x8xf32>) -> tensor<?xf32> {
 //       CHECK:     tcc.exp
 //       CHECK:     tcc.reduce_sum
-//       CHECK:   %[[M:.+]] = fusion.group "reduction"(%[[A]] : tensor<2x8xf32>) -> tensor<2xf32> {
+//       CHECK:   %[[M:.+]] = fusion.group "reduction"(%[[A]] : tensor<?x8xf32>) -> tensor<?xf32> {
 //       CHECK:     tcc.exp
 //       CHECK:     tcc.reduce_max
 //       CHECK:   return %[[S]], %[[M]]
-func.func @producer_shared_by_two_reductions(%a: tensor<2x8xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
-  %0 = tcc.exp %a : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  %1 = tcc.reduce_sum %0 {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
-  %2 = tcc.reduce_max %0 {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
-  return %1, %2 : tensor<2xf32>, tensor<2xf32>
+func.func @producer_shared_by_two_reductions(%a: tensor<?x8xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = tcc.exp %a : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %1 = tcc.reduce_sum %0 {axes = array<i64: 1>} : (tensor<?x8xf32>) -> tensor<?xf32>
+  %2 = tcc.reduce_max %0 {axes = array<i64: 1>} : (tensor<?x8xf32>) -> tensor<?xf32>
+  return %1, %2 : tensor<?xf32>, tensor<?xf32>
 }
 
 // -----
@@ -597,4 +597,58 @@ func.func @singletons(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = tcc.reduce_sum %e {axes = array<i64: 1>, keep_dims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
   %y = tcc.div %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// Horizontal loop fusion: small independent groups over the same static
+// iteration space share one kernel (a launch costs more than their bytes).
+// The exp both reductions recompute is one op again in the merged group.
+// CHECK-LABEL: func.func @small_independent_groups
+//       CHECK:   %[[G:.+]]:2 = fusion.group "reduction"(%{{.+}} : tensor<2x8xf32>) -> tensor<2xf32>, tensor<2xf32> {
+//       CHECK:     %[[E:.+]] = tcc.exp
+//   CHECK-NOT:     tcc.exp
+//       CHECK:     %[[S:.+]] = tcc.reduce_sum %[[E]]
+//       CHECK:     %[[M:.+]] = tcc.reduce_max %[[E]]
+//       CHECK:     fusion.yield %[[M]], %[[S]]
+//   CHECK-NOT:   fusion.group
+//       CHECK:   return %[[G]]#1, %[[G]]#0
+func.func @small_independent_groups(%a: tensor<2x8xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = tcc.exp %a : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = tcc.reduce_sum %0 {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  %2 = tcc.reduce_max %0 {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return %1, %2 : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Not merged: the groups' iteration spaces differ (4x8 and 8x4), a copy
+// group is not a loop over the same space, and large results (a launch is
+// cheap next to 4 MiB of traffic).
+// CHECK-LABEL: func.func @not_merged_horizontally
+//       CHECK-COUNT-5: fusion.group
+func.func @not_merged_horizontally(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<1024x1024xf32>, %d: tensor<1024x1024xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>, tensor<1024x1024xf32>, tensor<1024x1024xf32>) {
+  %0 = tcc.tanh %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.tanh %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %2 = tcc.transpose %0 {permutation = array<i64: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = tcc.exp %c : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %4 = tcc.exp %d : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>, tensor<1024x1024xf32>, tensor<1024x1024xf32>
+}
+
+// -----
+
+// Not merged: the first group's result is read by an op before the second
+// group (merging would move the first group past its user).
+// CHECK-LABEL: func.func @not_merged_dependent
+//       CHECK:   %[[T:.+]] = fusion.group "pointwise"
+//       CHECK:     tcc.tanh
+//       CHECK:   fusion.group "copy"(%[[T]]
+//       CHECK:   fusion.group "pointwise"
+//       CHECK:     tcc.sigmoid
+func.func @not_merged_dependent(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<4x8xf32>) {
+  %0 = tcc.tanh %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %2 = tcc.sigmoid %b : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %1, %2 : tensor<8x4xf32>, tensor<4x8xf32>
 }

@@ -580,38 +580,44 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
                                     const FrozenRewritePatternSet &canonicalize) {
   MLIRContext *ctx = group.getContext();
   // The root computes every result (several only when elementwise fusion
-  // merged a multi-output group into one op).
+  // merged a multi-output group into one op). A group without one (small
+  // independent loops merged horizontally) is not tiled: each op is
+  // vectorized whole below.
   auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
   if (yield.getValues().empty())
     return success();
   auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
-  if (!root || !isa<TilingInterface>(root.getOperation()) ||
-      !llvm::all_of(yield.getValues(), [&](Value v) {
-        return v.getDefiningOp() == root.getOperation();
-      }))
-    return success();
+  if (root && (!isa<TilingInterface>(root.getOperation()) ||
+               !llvm::all_of(yield.getValues(), [&](Value v) {
+                 return v.getDefiningOp() == root.getOperation();
+               })))
+    root = nullptr;
   int numContractions = 0;
   bool hasConv = false;
   group.walk([&](linalg::LinalgOp op) {
     numContractions += linalg::isaContractionOpInterface(op);
     hasConv |= isa<linalg::Conv2DNchwFchwOp>(op);
   });
-  SmallVector<int64_t> sizes = rootTileSizes(root, numContractions, lanes);
-  // NCHW conv groups: 8 output channels x 32 output columns of one row per
-  // tile (the conv's parallel loops are n, f, oh, ow).
-  if (hasConv && root.getNumParallelLoops() == 4 &&
-      root.getNumLoops() >= 4) {
-    SmallVector<int64_t> convSizes = {1, 8, 1, 2 * lanes};
-    convSizes.resize(root.getNumLoops(), 0);
-    sizes = convSizes;
+  SmallVector<int64_t> sizes;
+  bool tileRootLoops = false;
+  if (root) {
+    sizes = rootTileSizes(root, numContractions, lanes);
+    // NCHW conv groups: 8 output channels x 32 output columns of one row
+    // per tile (the conv's parallel loops are n, f, oh, ow).
+    if (hasConv && root.getNumParallelLoops() == 4 &&
+        root.getNumLoops() >= 4) {
+      SmallVector<int64_t> convSizes = {1, 8, 1, 2 * lanes};
+      convSizes.resize(root.getNumLoops(), 0);
+      sizes = convSizes;
+    }
+    // A 2-D transpose root (a copy group) is tiled in square blocks below,
+    // not by rows (a row of its result is a strided column of its input);
+    // a root with nothing to tile is left whole.
+    bool blockTranspose =
+        isa<linalg::TransposeOp>(root) && root.getNumLoops() == 2;
+    tileRootLoops = !blockTranspose &&
+                    llvm::any_of(sizes, [](int64_t s) { return s != 0; });
   }
-  // A 2-D transpose root (a copy group) is tiled in square blocks below,
-  // not by rows (a row of its result is a strided column of its input); a
-  // root with nothing to tile is left whole.
-  bool blockTranspose =
-      isa<linalg::TransposeOp>(root) && root.getNumLoops() == 2;
-  bool tileRootLoops = !blockTranspose &&
-                       llvm::any_of(sizes, [](int64_t s) { return s != 0; });
 
   IRRewriter rewriter(ctx);
   if (tileRootLoops) {
