@@ -28,6 +28,9 @@
 // RUN:   | FileCheck %s --check-prefix=ROBOT
 // ROBOT: [SUCCESS] result[0] matches the reference (2x12xf32)
 // ROBOT: [SUCCESS] result[1] matches the reference (2x1xf32)
+// Unfused (every op a kernel) agrees too, at another batch:
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --dim-size=5 --no-fuse --check-reference | FileCheck %s --check-prefix=ROBOT_UNFUSED
+// ROBOT_UNFUSED-COUNT-2: [SUCCESS]
 
 // ---- ResNet-style conv block (B = 2) -----------------------------------------------------
 // RUN: tcc-opt %examples/conv_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=CONV_OPT
@@ -43,6 +46,13 @@
 // RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=2 \
 // RUN:   --check-reference --rtol=1e-3 --atol=1e-3 | FileCheck %s --check-prefix=CONV
 // CONV: [SUCCESS] result[0] matches the reference (2x64x28x28xf32)
+// RUN: tcc-run %examples/conv_block.mlir --function=conv_block \
+// RUN:   --input=1x64x56x56xf32=random --input=64x64x3x3xf32=random \
+// RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=0.5 \
+// RUN:   --input=64x64x3x3xf32=random \
+// RUN:   --input=64xf32=random --input=64xf32=random --input=64xf32=random --input=64xf32=2 \
+// RUN:   --no-fuse --check-reference --rtol=1e-3 --atol=1e-3 | FileCheck %s --check-prefix=CONV_UNFUSED
+// CONV_UNFUSED: [SUCCESS] result[0] matches the reference (1x64x28x28xf32)
 
 // ---- ViT-B/16 encoder block (B = 1; the reference evaluator is slow) -----------------------
 // RUN: tcc-opt %examples/vit_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=VIT_OPT
@@ -69,3 +79,7 @@
 // RUN:   --input=768x3072xf32=random --input=768xf32=random \
 // RUN:   --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=VIT
 // VIT: [SUCCESS] result[0] matches the reference (1x197x768xf32)
+// Unfused, at a short sequence (the reference evaluator is slow):
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --no-fuse \
+// RUN:   --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=VIT_UNFUSED
+// VIT_UNFUSED: [SUCCESS] result[0] matches the reference (2x9x768xf32)
