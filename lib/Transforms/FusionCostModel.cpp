@@ -10,10 +10,10 @@ using namespace mlir;
 using namespace mlir::tcc;
 
 std::optional<FusionTarget> FusionTarget::get(StringRef name) {
-  // CPU: this class of machine (2 AVX-512 cores, ~15 GB/s of DRAM
-  // bandwidth, ~100 GFLOP/s of vector arithmetic in practice); a group
-  // costs a call and, when large, an OpenMP fork (~2 us); 1 MiB of L2 per
-  // core.
+  // CPU: this class of machine (2 AVX-512 cores, 20-40 GB/s of DRAM
+  // bandwidth, ~100-300 GFLOP/s of vector arithmetic); a group costs a call
+  // and, when large, an OpenMP fork (~2 us); on-chip: half of a core's
+  // 2 MiB L2.
   if (name == "cpu")
     return FusionTarget{"cpu", /*flopsPerByte=*/8.0,
                         /*launchBytes=*/32.0 * 1024, /*onChipBytes=*/1 << 20,
