@@ -70,3 +70,30 @@ TEST(CachingAllocator, ConcurrentUse) {
 }
 
 } // namespace
+
+namespace {
+TEST(CachingAllocator, CallocZeroesReusedBlocks) {
+  releaseCachedBlocks();
+  size_t bytes = 2 * kCachedBlockBytes;
+  auto *a = static_cast<unsigned char *>(tccMalloc(bytes));
+  std::memset(a, 0xab, bytes);
+  tccFree(a);
+  auto *b = static_cast<unsigned char *>(tccCalloc(bytes / 4, 4));
+  EXPECT_EQ(b, a); // the cached block, zeroed
+  for (size_t i = 0; i < bytes; i += 4096)
+    ASSERT_EQ(b[i], 0);
+  tccFree(b);
+  releaseCachedBlocks();
+}
+
+TEST(CachingAllocator, ReallocKeepsContents) {
+  auto *p = static_cast<int *>(tccMalloc(4 * sizeof(int)));
+  for (int i = 0; i < 4; ++i)
+    p[i] = i + 1;
+  auto *q = static_cast<int *>(tccRealloc(p, 1 << 21));
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(q[i], i + 1);
+  tccFree(q);
+  releaseCachedBlocks();
+}
+} // namespace

@@ -285,6 +285,12 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     symbols[interner("free")] = {
         llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccFree),
         llvm::JITSymbolFlags::Exported};
+    symbols[interner("calloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccCalloc),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("realloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccRealloc),
+        llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   return exe;

@@ -3,7 +3,10 @@
 #include "tcc/Runtime/CachingAllocator.h"
 
 #include <cstdint>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -65,6 +68,29 @@ extern "C" void tcc::runtime::tccFree(void *ptr) {
     }
   }
   std::free(h);
+}
+
+extern "C" void *tcc::runtime::tccCalloc(size_t count, size_t size) {
+  if (size != 0 && count > SIZE_MAX / size)
+    return nullptr;
+  void *p = tccMalloc(count * size);
+  if (p)
+    std::memset(p, 0, count * size); // a cached block holds old data
+  return p;
+}
+
+extern "C" void *tcc::runtime::tccRealloc(void *ptr, size_t bytes) {
+  if (!ptr)
+    return tccMalloc(bytes);
+  Header *h = static_cast<Header *>(ptr) - 1;
+  if (h->magic != kMagic)
+    std::abort();
+  void *fresh = tccMalloc(bytes);
+  if (!fresh)
+    return nullptr;
+  std::memcpy(fresh, ptr, std::min(bytes, h->bytes));
+  tccFree(ptr);
+  return fresh;
 }
 
 void tcc::runtime::releaseCachedBlocks() {

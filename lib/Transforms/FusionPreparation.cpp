@@ -1,8 +1,11 @@
 //===- FusionPreparation.cpp - rewrites that expose fusion ------*- C++ -*-===//
 
 #include "tcc/Transforms/FusionPreparation.h"
+#include "tcc/Analysis/SymbolicShapes.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -14,6 +17,33 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Sinking transposes
 //===----------------------------------------------------------------------===//
+
+/// The size expressions of a transpose's input (inverse: dim perm[i] gets
+/// entry i) or result (entry i is input dim perm[i]).
+ShapeAttr permuteShape(ShapeAttr shape, ArrayRef<int64_t> perm, bool inverse) {
+  SmallVector<std::string> names;
+  SmallVector<AffineExpr> dims = shape.getDims(names);
+  SmallVector<AffineExpr> out(dims.size());
+  for (auto [i, p] : llvm::enumerate(perm)) {
+    if (inverse)
+      out[p] = dims[i];
+    else
+      out[i] = dims[p];
+  }
+  return ShapeAttr::get(shape.getContext(), out, names);
+}
+
+/// Whether `v` is `arith.index_cast(tensor.dim %src, dim)` (possibly
+/// without the cast): the size of dim `dim` of `src`, read at run time.
+bool readsDimOf(Value v, Value src, int64_t dim) {
+  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    v = cast.getIn();
+  auto dimOp = v.getDefiningOp<tensor::DimOp>();
+  if (!dimOp || dimOp.getSource() != src)
+    return false;
+  std::optional<int64_t> index = dimOp.getConstantIndex();
+  return index && *index == dim;
+}
 
 /// slice(transpose(x, p)) -> transpose(slice'(x), p), once for every slice
 /// of the transpose: the slices become views of x and each transpose copies
@@ -46,7 +76,13 @@ struct SinkTransposeBelowSlice : OpRewritePattern<TransposeOp> {
           rewriter.getDenseI64ArrayAttr(starts),
           rewriter.getDenseI64ArrayAttr(ends),
           rewriter.getDenseI64ArrayAttr(steps));
-      rewriter.replaceOpWithNewOp<TransposeOp>(slice, resType, inner, perm);
+      // The size expressions move with the dims (later rewrites read them).
+      if (auto sizes = slice->getAttrOfType<ShapeAttr>(kShapeAttr))
+        inner->setAttr(kShapeAttr, permuteShape(sizes, perm, /*inverse=*/true));
+      auto moved =
+          rewriter.replaceOpWithNewOp<TransposeOp>(slice, resType, inner, perm);
+      if (Attribute sizes = slice->getAttr(kShapeAttr))
+        moved->setAttr(kShapeAttr, sizes);
     }
     rewriter.eraseOp(op);
     return success();
@@ -64,15 +100,42 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
       return failure();
     auto full = cast<RankedTensorType>(transpose.getType());
     auto reduced = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    auto elements = op.getShape()
+                        ? op.getShape().getDefiningOp<tensor::FromElementsOp>()
+                        : tensor::FromElementsOp();
+    if (op.getShape() && !elements)
+      return failure();
+    // Size expressions of both sides, when --symbolic-shapes annotated them.
+    SmallVector<std::string> names;
+    std::optional<SmallVector<AffineExpr>> fullSizes, reducedSizes;
+    if (auto a = transpose->getAttrOfType<ShapeAttr>(kShapeAttr))
+      fullSizes = a.getDims(names);
+    if (auto a = op->getAttrOfType<ShapeAttr>(kShapeAttr))
+      reducedSizes = a.getDims(names);
+    // Dim d of the transposed value is dim r of the reshape's result when
+    // both are the same static size, or both dynamic and provably equal:
+    // equal size expressions, or the shape operand reads that very dim.
+    auto sameSize = [&](int64_t d, int64_t r) {
+      int64_t a = full.getDimSize(d), b = reduced.getDimSize(r);
+      if (!ShapedType::isDynamic(a) || !ShapedType::isDynamic(b))
+        return a == b;
+      if (fullSizes && reducedSizes && d < (int64_t)fullSizes->size() &&
+          r < (int64_t)reducedSizes->size() &&
+          provablyEqualSizes((*fullSizes)[d], (*reducedSizes)[r]))
+        return true;
+      if (elements)
+        return readsDimOf(elements.getElements()[r], transpose.getX(), perm[d]);
+      // No shape operand: a lone dynamic dim is fixed by the element count.
+      return llvm::count_if(reduced.getShape(), ShapedType::isDynamic) == 1;
+    };
     // Kept dims of the transposed value, matched in order; every other dim
     // must be a static 1.
     SmallVector<int64_t> kept;
     size_t r = 0;
     for (int64_t d = 0; d < full.getRank(); ++d) {
       bool unit = full.getDimSize(d) == 1;
-      if (r < (size_t)reduced.getRank() &&
-          (full.getDimSize(d) == reduced.getDimSize(r) ||
-           (!unit && (full.isDynamicDim(d) || reduced.isDynamicDim(r)))) &&
+      if (r < (size_t)reduced.getRank() && sameSize(d, r) &&
           // A unit dim is kept only if the dims left can still match.
           (!unit || full.getRank() - d - 1 >= reduced.getRank() - (int64_t)r - 1)) {
         kept.push_back(d);
@@ -83,10 +146,6 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
     }
     if (r != (size_t)reduced.getRank() || kept.size() == (size_t)full.getRank())
       return failure();
-    // A dynamic dim must stay the same value: the reshape's shape operand
-    // must be a from_elements (or absent when everything is static) so that
-    // it can be permuted for the new reshape.
-    ArrayRef<int64_t> perm = transpose.getPermutation();
     SmallVector<int64_t> keptSource; // x dims that survive, in x order
     for (int64_t d : kept)
       keptSource.push_back(perm[d]);
@@ -104,32 +163,29 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
     SmallVector<int64_t> newShape;
     for (int64_t xDim : keptSource)
       newShape.push_back(xType.getDimSize(xDim));
-    // Sizes must agree with the reshape's result where either is static.
-    SmallVector<int64_t> refined(newShape);
-    for (size_t i = 0; i < newPerm.size(); ++i) {
-      int64_t want = reduced.getDimSize(i);
-      if (!ShapedType::isDynamic(want))
-        refined[newPerm[i]] = want;
-    }
     Value shapeOperand;
-    if (Value shape = op.getShape()) {
-      auto elements = shape.getDefiningOp<tensor::FromElementsOp>();
-      if (!elements)
-        return failure();
+    if (elements) {
       SmallVector<Value> permuted(newPerm.size());
       for (size_t i = 0; i < newPerm.size(); ++i)
         permuted[newPerm[i]] = elements.getElements()[i];
       rewriter.setInsertionPoint(op);
       shapeOperand = tensor::FromElementsOp::create(
           rewriter, op.getLoc(), elements.getType(), permuted);
-    } else if (llvm::count_if(refined, ShapedType::isDynamic) > 1) {
+    } else if (llvm::count_if(newShape, ShapedType::isDynamic) > 1) {
       return failure();
     }
     rewriter.setInsertionPoint(op);
-    auto newType = RankedTensorType::get(refined, xType.getElementType());
-    Value reshaped = ReshapeOp::create(rewriter, op.getLoc(), newType,
-                                       transpose.getX(), shapeOperand);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, reduced, reshaped, newPerm);
+    auto newType = RankedTensorType::get(newShape, xType.getElementType());
+    auto reshaped = ReshapeOp::create(rewriter, op.getLoc(), newType,
+                                      transpose.getX(), shapeOperand);
+    auto sizes = op->getAttrOfType<ShapeAttr>(kShapeAttr);
+    if (sizes)
+      reshaped->setAttr(kShapeAttr,
+                        permuteShape(sizes, newPerm, /*inverse=*/true));
+    auto moved =
+        rewriter.replaceOpWithNewOp<TransposeOp>(op, reduced, reshaped, newPerm);
+    if (sizes)
+      moved->setAttr(kShapeAttr, sizes);
     rewriter.eraseOp(transpose);
     return success();
   }

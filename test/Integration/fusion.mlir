@@ -30,6 +30,17 @@
 // RUN: tcc-run %s --function=small_independent --random-inputs --check-reference --no-fuse | FileCheck %s --check-prefix=IND
 // IND-COUNT-2: [SUCCESS]
 //
+// A transpose before a reshape that regroups dims (not a unit-dim squeeze)
+// stays where it is (regression: it was once sunk as if it were one).
+// RUN: tcc-run %s --function=transpose_then_regroup --input="2x1x3xf32=0 1 2 3 4 5" --check-reference | FileCheck %s --check-prefix=REGROUP
+// RUN: tcc-run %s --function=transpose_then_flatten --random-inputs --dim-size=3 --check-reference | FileCheck %s --check-prefix=REGROUP
+// REGROUP: [SUCCESS]
+//
+// A softmax over a long leading axis stays loops (regression: it became
+// one 8192-lane vector that LLVM took minutes to compile).
+// RUN: tcc-run %s --function=softmax_leading_axis --random-inputs --check-reference | FileCheck %s --check-prefix=LEADING
+// LEADING: [SUCCESS] result[0] matches the reference (1024x8xf32)
+//
 // The groups these runs use:
 // RUN: tcc-opt %s --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUPS
 // GROUPS: @multi_output kernels 4 -> 1
@@ -120,4 +131,30 @@ func.func @small_independent(%a: tensor<4x24xf32>, %b: tensor<4x24xf32>) -> (ten
   %1 = tcc.sigmoid %b : (tensor<4x24xf32>) -> tensor<4x24xf32>
   %2 = tcc.softmax %0 {axis = -1 : i64} : (tensor<4x24xf32>) -> tensor<4x24xf32>
   return %2, %1 : tensor<4x24xf32>, tensor<4x24xf32>
+}
+
+func.func @transpose_then_regroup(%x: tensor<?x1x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x1x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x1x?xf32>
+  %a = arith.index_cast %d0 : index to i64
+  %b = arith.index_cast %d2 : index to i64
+  %s = tensor.from_elements %a, %b : tensor<2xi64>
+  %t = tcc.transpose %x {permutation = array<i64: 2, 1, 0>} : (tensor<?x1x?xf32>) -> tensor<?x1x?xf32>
+  %r = tcc.reshape %t, %s : (tensor<?x1x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %e = tcc.neg %r : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
+}
+
+func.func @transpose_then_flatten(%x: tensor<?x2x1xf32>) -> tensor<?x2xf32> {
+  %t = tcc.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<?x2x1xf32>) -> tensor<2x?x1xf32>
+  %r = tcc.reshape %t : (tensor<2x?x1xf32>) -> tensor<?x2xf32>
+  %e = tcc.exp %r : (tensor<?x2xf32>) -> tensor<?x2xf32>
+  return %e : tensor<?x2xf32>
+}
+
+func.func @softmax_leading_axis(%x: tensor<1024x8xf32>) -> tensor<1024x8xf32> {
+  %0 = tcc.softmax %x {axis = 0 : i64} : (tensor<1024x8xf32>) -> tensor<1024x8xf32>
+  return %0 : tensor<1024x8xf32>
 }

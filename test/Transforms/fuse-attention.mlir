@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --fuse --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --symbolic-shapes --fuse --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-to-linalg=vectorize=false --split-input-file | FileCheck %s --check-prefix=LOWER
 
 // The fused-QKV form of seed 000's ViT attention: one linear writes q, k
@@ -6,18 +6,20 @@
 // result is transposed back. Transposes sink below the slices and unit-dim
 // reshapes (which become views of the linear's result) and the attention
 // group takes them, q/k/v and result: the lowering folds them into the
-// attention's indexing maps, so nothing is copied.
+// attention's indexing maps, so nothing is copied. Moving a transpose past
+// a reshape of dynamic dims needs their size expressions (--symbolic-shapes,
+// which the pipelines run first) or a shape operand that reads those dims.
 // CHECK-LABEL: func.func @vit_attention
 //   CHECK-NOT:   fusion.group "copy"
 //       CHECK:   %[[QKV:.+]] = tcc.reshape
 //       CHECK:   %[[Q:.+]] = tcc.slice %[[QKV]] {{.*}}starts = array<i64: 0, 0, 0, 0, 0>{{.*}} -> tensor<?x8x1x2x4xf32>
-//       CHECK:   %[[Q2:.+]] = tcc.reshape %[[Q]], %{{.+}} : (tensor<?x8x1x2x4xf32>, tensor<4xi64>) -> tensor<?x8x2x4xf32>
+//       CHECK:   %[[Q2:.+]] = tcc.reshape %[[Q]], %{{.+}} {{.*}}: (tensor<?x8x1x2x4xf32>, tensor<4xi64>) -> tensor<?x8x2x4xf32>
 //       CHECK:   %[[A:.+]] = fusion.group "attention"(%[[Q2]], %{{.+}}, %{{.+}} : tensor<?x8x2x4xf32>, tensor<?x8x2x4xf32>, tensor<?x8x2x4xf32>) -> tensor<?x8x2x4xf32> {
-//       CHECK:     tcc.transpose %{{.+}} {permutation = array<i64: 0, 2, 1, 3>} : (tensor<?x8x2x4xf32>) -> tensor<?x2x8x4xf32>
+//       CHECK:     tcc.transpose %{{.+}} {permutation = array<i64: 0, 2, 1, 3>{{.*}}} : (tensor<?x8x2x4xf32>) -> tensor<?x2x8x4xf32>
 //       CHECK:     tcc.transpose
 //       CHECK:     tcc.transpose
 //       CHECK:     %[[AT:.+]] = tcc.attention
-//       CHECK:     %[[OUT:.+]] = tcc.transpose %[[AT]] {permutation = array<i64: 0, 2, 1, 3>}
+//       CHECK:     %[[OUT:.+]] = tcc.transpose %[[AT]] {permutation = array<i64: 0, 2, 1, 3>
 //       CHECK:     fusion.yield %[[OUT]]
 //       CHECK:   tcc.reshape %[[A]]
 // After lowering, q, k and v are read straight from the reshaped linear
@@ -91,4 +93,34 @@ func.func @shared_transposes(%q: tensor<8x2x4xf32>, %k: tensor<2x8x4xf32>, %v: t
   %a = tcc.attention %qt, %k, %v : (tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
   %at = tcc.transpose %a {permutation = array<i64: 1, 0, 2>} : (tensor<2x8x4xf32>) -> tensor<8x2x4xf32>
   return %qt, %a, %at : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<8x2x4xf32>
+}
+
+// -----
+
+// Not sunk: the reshape does more than drop a unit dim ([d2, 1, d0] to
+// [d0, d2] regroups elements), and nothing proves dynamic dims equal.
+// CHECK-LABEL: func.func @reshape_not_a_squeeze
+//       CHECK:   fusion.group "copy"
+//       CHECK:     tcc.transpose
+//       CHECK:   tcc.reshape
+// CHECK-LABEL: func.func @reshape_not_a_squeeze_static
+//       CHECK:   fusion.group "copy"
+//       CHECK:     tcc.transpose
+//       CHECK:   tcc.reshape
+func.func @reshape_not_a_squeeze(%x: tensor<?x1x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x1x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x1x?xf32>
+  %a = arith.index_cast %d0 : index to i64
+  %b = arith.index_cast %d2 : index to i64
+  %s = tensor.from_elements %a, %b : tensor<2xi64>
+  %t = tcc.transpose %x {permutation = array<i64: 2, 1, 0>} : (tensor<?x1x?xf32>) -> tensor<?x1x?xf32>
+  %r = tcc.reshape %t, %s : (tensor<?x1x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @reshape_not_a_squeeze_static(%x: tensor<?x2x1xf32>) -> tensor<?x2xf32> {
+  %t = tcc.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<?x2x1xf32>) -> tensor<2x?x1xf32>
+  %r = tcc.reshape %t : (tensor<2x?x1xf32>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
 }

@@ -26,6 +26,10 @@ constexpr size_t kMaxCachedBytes = size_t(4) << 30;
 
 extern "C" void *tccMalloc(size_t bytes);
 extern "C" void tccFree(void *ptr);
+/// calloc and realloc over the same blocks: LLVM may turn the compiled
+/// code's malloc + memset into calloc, and the JIT binds all four.
+extern "C" void *tccCalloc(size_t count, size_t size);
+extern "C" void *tccRealloc(void *ptr, size_t bytes);
 
 /// Releases every cached block (tests, or a caller short of memory).
 void releaseCachedBlocks();

@@ -57,27 +57,26 @@ bool isMultipleOf(Value v, int64_t k, int depth = 0) {
            isMultipleOf(mul.getRhs(), k, depth + 1);
   }
   if (auto apply = dyn_cast_or_null<affine::AffineApplyOp>(def)) {
-    // Linear in its operands with integer coefficients: a multiple of k
-    // when every operand and the constant term are.
-    AffineExpr e = apply.getAffineMap().getResult(0);
-    bool linear = true;
-    int64_t constant = 0;
-    e.walk([&](AffineExpr sub) {
-      if (auto bin = dyn_cast<AffineBinaryOpExpr>(sub))
-        if (bin.getKind() != AffineExprKind::Add &&
-            bin.getKind() != AffineExprKind::Mul)
-          linear = false;
-    });
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
-      constant = c.getValue();
-    else if (auto bin = dyn_cast<AffineBinaryOpExpr>(e))
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        if (bin.getKind() == AffineExprKind::Add)
-          constant = c.getValue();
-    return linear && constant % k == 0 &&
-           llvm::all_of(apply.getMapOperands(), [&](Value o) {
-             return isMultipleOf(o, k, depth + 1);
-           });
+    // Structurally: a sum of multiples is a multiple, a product is one when
+    // either factor is; anything else (floordiv, mod) is not claimed.
+    ValueRange operands = apply.getMapOperands();
+    unsigned numDims = apply.getAffineMap().getNumDims();
+    std::function<bool(AffineExpr)> multiple = [&](AffineExpr e) -> bool {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        return c.getValue() % k == 0;
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        return isMultipleOf(operands[d.getPosition()], k, depth + 1);
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        return isMultipleOf(operands[numDims + sym.getPosition()], k,
+                            depth + 1);
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      if (bin.getKind() == AffineExprKind::Add)
+        return multiple(bin.getLHS()) && multiple(bin.getRHS());
+      if (bin.getKind() == AffineExprKind::Mul)
+        return multiple(bin.getLHS()) || multiple(bin.getRHS());
+      return false;
+    };
+    return multiple(apply.getAffineMap().getResult(0));
   }
   return false;
 }

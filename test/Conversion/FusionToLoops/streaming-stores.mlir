@@ -86,3 +86,38 @@ func.func @not_provably_aligned(%v: vector<16xf32>, %i: index) -> (memref<16x64x
   vector.transfer_write %v, %c[%i, %i] : vector<16xf32>, memref<16x64xf32>
   return %a, %b, %c : memref<16x64xf32>, memref<16x72xf32>, memref<16x64xf32>
 }
+
+// -----
+
+// Not changed: (16 i + 1) * 2 is even but not a multiple of 16, whatever i
+// is (regression: the constant inside the product was overlooked).
+// SMALL-LABEL: func.func @unflattened_index
+//   SMALL-NOT:   nontemporal
+func.func @unflattened_index(%v: vector<16xf32>) -> memref<16x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16x64xf32>
+  scf.for %i = %c0 to %c1 step %c16 {
+    %j = affine.apply affine_map<(d0) -> ((d0 * 16 + 1) * 2)>(%i)
+    vector.transfer_write %v, %a[%c0, %j] {in_bounds = [true]} : vector<16xf32>, memref<16x64xf32>
+  }
+  return %a : memref<16x64xf32>
+}
+
+// -----
+
+// Changed: 16 * i + 32 with i a loop index is a multiple of 16.
+// SMALL-LABEL: func.func @affine_index
+//       SMALL:   vector.store {{.*}}nontemporal = true
+func.func @affine_index(%v: vector<16xf32>) -> memref<16x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16x64xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %j = affine.apply affine_map<(d0) -> (d0 * 16 + 32)>(%i)
+    vector.transfer_write %v, %a[%c0, %j] {in_bounds = [true]} : vector<16xf32>, memref<16x64xf32>
+  }
+  return %a : memref<16x64xf32>
+}
