@@ -486,10 +486,10 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
             continue;
         }
         // Register / on-chip pressure of the target.
-        if (!withinPressure(members, producer, target)) {
+        if (std::optional<std::string> why =
+                pressureExceeded(members, producer, target)) {
           group.notes.push_back(producer->getName().getStringRef().str() +
-                                " left out: too many streams for " +
-                                target.name.str());
+                                " left out: " + *why);
           continue;
         }
         if (recomputed) {
@@ -620,10 +620,12 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     return !isFedByAnchor(producer);
   }
 
-  /// Whether adding `producer` keeps the group's distinct inputs within
-  /// what the target streams well, and a reduction's rows on chip.
-  bool withinPressure(const llvm::SetVector<Operation *> &members,
-                      Operation *producer, const FusionTarget &target) {
+  /// Why adding `producer` would exceed the target's pressure limits: more
+  /// distinct input streams than it handles well, or a reduction's live
+  /// rows beyond its on-chip memory. std::nullopt when within them.
+  std::optional<std::string>
+  pressureExceeded(const llvm::SetVector<Operation *> &members,
+                   Operation *producer, const FusionTarget &target) {
     llvm::SetVector<Value> inputs;
     auto addInputs = [&](Operation *op) {
       for (Value v : op->getOperands()) {
@@ -637,7 +639,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
       addInputs(op);
     addInputs(producer);
     if ((int64_t)inputs.size() > target.maxGroupInputs)
-      return false;
+      return "too many streams for " + target.name.str();
     // A reduction keeps one row of each member live per row block.
     if (classify(producer) == Role::Reduction) {
       auto type = cast<RankedTensorType>(producer->getOperand(0).getType());
@@ -646,9 +648,10 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
         row = kDynamicDimEstimate;
       int64_t width =
           std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
-      return reductionRowsFitOnChip(row, width, members.size() + 1, target);
+      if (!reductionRowsFitOnChip(row, width, members.size() + 1, target))
+        return "its rows do not fit on chip for " + target.name.str();
     }
-    return true;
+    return std::nullopt;
   }
 
   //===--------------------------------------------------------------------===//
