@@ -307,6 +307,16 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
     sizes[parallelDims.back()] = 2 * lanes;
   } else {
     sizes[iters.size() - 1] = 0;
+    // Long static rows (4096 f32 and more) go 4 at a time: each pass then
+    // streams four rows, more memory-level parallelism for the pass that
+    // waits on memory.
+    SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+    int64_t last = iters.size() - 1;
+    if (iters.size() >= 2 &&
+        iters[last - 1] == utils::IteratorType::parallel &&
+        !ShapedType::isDynamic(ranges[last]) && ranges[last] >= 1024 &&
+        !ShapedType::isDynamic(ranges[last - 1]) && ranges[last - 1] >= 64)
+      sizes[last - 1] = 4;
   }
   return sizes;
 }
