@@ -336,15 +336,14 @@ void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
     elements *= r;
   if (elements == 0 || elements > 8192)
     return;
-  // Many rows (a reduction over a long leading dim: [1024, 8] to [8])
-  // would become one vector of hundreds of registers that LLVM takes
-  // minutes to compile; such ops stay loops.
+  // A long reduction that is not the innermost dim ([1024, 8] to [8])
+  // would become a chain of hundreds of dependent vector ops that LLVM
+  // takes minutes to compile; such ops stay loops.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t rows = 1;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   for (size_t i = 0; i + 1 < ranges.size(); ++i)
-    rows *= ranges[i];
-  if (rows > 256)
-    return;
+    if (iters[i] == utils::IteratorType::reduction && ranges[i] > 64)
+      return;
   if (failed(linalg::vectorizeOpPrecondition(op)))
     return;
   rewriter.setInsertionPoint(op);
