@@ -872,7 +872,12 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     scf::SCFTilingOptions options;
     options.setTileSizes(getAsIndexOpFoldResult(ctx, sizes));
     if (op.getIteratorTypesArray()[last] == utils::IteratorType::reduction) {
-      if (op.getNumReductionLoops() != 1 || op->getNumResults() != 1)
+      // A body that reads its own indices would see chunk-relative ones in
+      // the partial reduction: left whole.
+      bool readsIndices = false;
+      op->walk([&](linalg::IndexOp) { readsIndices = true; });
+      if (op.getNumReductionLoops() != 1 || op->getNumResults() != 1 ||
+          readsIndices)
         continue;
       options.setReductionTilingStrategy(
           ReductionTilingStrategy::PartialReductionOuterReduction);
