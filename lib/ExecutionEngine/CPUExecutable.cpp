@@ -278,19 +278,15 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   // The compiled code's malloc/free: large blocks (results, the arena) are
   // reused across calls instead of being faulted in again.
   exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    using namespace ::tcc::runtime;
+    const std::pair<const char *, llvm::orc::ExecutorAddr> bindings[] = {
+        {"malloc", llvm::orc::ExecutorAddr::fromPtr(&tccMalloc)},
+        {"free", llvm::orc::ExecutorAddr::fromPtr(&tccFree)},
+        {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
+        {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)}};
     llvm::orc::SymbolMap symbols;
-    symbols[interner("malloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccMalloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("free")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccFree),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("calloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccCalloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("realloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&::tcc::runtime::tccRealloc),
-        llvm::JITSymbolFlags::Exported};
+    for (const auto &[name, address] : bindings)
+      symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   return exe;
