@@ -264,6 +264,27 @@ func.func @gelu_modes(%x: tensor<?x3x16xf32>) -> (tensor<?x3x16xf32>, tensor<?x3
   return %0, %1 : tensor<?x3x16xf32>, tensor<?x3x16xf32>
 }
 
+// erf over [-6, 6]: both sides of the clamp at |x| = 4 of the rational
+// approximation (MathApproximations.cpp), on a long row (16-lane chunks of
+// four rows) and a short one.
+// RUN: tcc-run %s --function=erf_long_rows --input=64x4096xf32=random --check-reference | FileCheck %s --check-prefix=ERF_RANGE
+// RUN: tcc-run %s --function=erf_range --input=3x7xf32=random --check-reference | FileCheck %s --check-prefix=ERF_RANGE
+// ERF_RANGE-COUNT-2: [SUCCESS] result
+func.func @erf_long_rows(%x: tensor<64x4096xf32>) -> (tensor<64x4096xf32>, tensor<64x4096xf32>) {
+  %six = tcc.constant dense<6.0> : tensor<f32>
+  %s = tcc.mul %x, %six : (tensor<64x4096xf32>, tensor<f32>) -> tensor<64x4096xf32>
+  %0 = tcc.erf %s : (tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %1 = tcc.gelu %s : (tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  return %0, %1 : tensor<64x4096xf32>, tensor<64x4096xf32>
+}
+func.func @erf_range(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %six = tcc.constant dense<6.0> : tensor<f32>
+  %s = tcc.mul %x, %six : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %0 = tcc.erf %s : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = tcc.gelu %s : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
 // neg/abs/relu on integers.
 // RUN: tcc-run %s --function=unary_i32 --input=4x8xi32=random --check-reference | FileCheck %s --check-prefix=UNARY_I32
 // UNARY_I32-COUNT-3: [SUCCESS] result

@@ -15,6 +15,7 @@
 #include "tcc/Transforms/MemoryPlan.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -319,6 +320,43 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
       sizes[last - 1] = 4;
   }
   return sizes;
+}
+
+/// Whether `op`'s body holds arithmetic that expands into many vector
+/// instructions per element: transcendental functions (polynomials of 20 to
+/// 50 instructions once approximated) and divisions.
+bool hasExpensiveBody(linalg::LinalgOp op) {
+  bool expensive = false;
+  op->walk([&](Operation *inner) {
+    if (isa<arith::DivFOp, arith::RemFOp>(inner))
+      expensive = true;
+    else if (inner->getDialect() &&
+             inner->getDialect()->getNamespace() == "math" &&
+             !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp,
+                  math::FloorOp, math::CeilOp, math::RoundEvenOp,
+                  math::CopySignOp>(inner))
+      expensive = true;
+  });
+  return expensive;
+}
+
+/// Lanes of the innermost dim one chunk of a long static row covers. All
+/// rows of the tile are processed together, so one value of the body spans
+/// rows x chunk / lanes vector registers. The budget per value: 4 registers
+/// for an expensive body (an exp or erf polynomial keeps three or four such
+/// values live, out of 32 zmm), 8 for a reduction (accumulators plus the
+/// chunk just read), 16 for a cheap elementwise body.
+int64_t rowChunkLanes(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < ranges.size(); ++i)
+    rows *= ranges[i];
+  bool reduces = op.getNumReductionLoops() > 0;
+  int64_t registers = hasExpensiveBody(op) ? 4 : reduces ? 8 : 16;
+  int64_t chunk = lanes;
+  while (chunk * 2 * rows <= registers * lanes && chunk < 4 * lanes)
+    chunk *= 2;
+  return chunk;
 }
 
 /// Vectorizes `op` when its shape is static and small enough for registers
@@ -850,22 +888,22 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
   simplifyGroup(group, canonicalize);
 
   // Long static rows (a softmax or norm over 4096, a pointwise row tile):
-  // the innermost dim in chunks of 4 vectors, so a chunk lives in four
-  // registers instead of the whole row in hundreds (which spills). A
-  // reduction along it keeps a 4-vector partial result across chunks and
+  // the innermost dim in chunks, so a chunk of every row in the tile lives
+  // in a few registers instead of the whole row in hundreds (which spills).
+  // A reduction along it keeps a chunk-wide partial result across chunks and
   // reduces it once at the end.
-  SmallVector<linalg::LinalgOp> longRows;
-  int64_t chunk = 4 * lanes;
+  SmallVector<std::pair<linalg::LinalgOp, int64_t>> longRows;
   group.walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
         linalg::isaContractionOpInterface(op) || op.getNumLoops() == 0 ||
         isa<linalg::TransposeOp, linalg::FillOp>(op.getOperation()))
       return;
     int64_t inner = op.getStaticLoopRanges().back();
+    int64_t chunk = rowChunkLanes(op, lanes);
     if (inner > chunk && inner % chunk == 0)
-      longRows.push_back(op);
+      longRows.push_back({op, chunk});
   });
-  for (linalg::LinalgOp op : longRows) {
+  for (auto [op, chunk] : longRows) {
     int64_t last = op.getNumLoops() - 1;
     SmallVector<int64_t> sizes(op.getNumLoops(), 0);
     sizes[last] = chunk;

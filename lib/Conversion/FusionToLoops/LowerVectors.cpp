@@ -1,4 +1,5 @@
 //===- LowerVectors.cpp - vector ops down to AVX-512 shapes -----*- C++ -*-===//
+#include "tcc/Conversion/FusionToLoops/MathApproximations.h"
 #include "tcc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -107,7 +108,9 @@ struct LowerVectorsPass
     RewritePatternSet patterns(ctx);
     patterns.add<VectorizeSmallCopy>(ctx);
     // f32 exp/log/tanh/erf/... as polynomials: pure arith, so they stay
-    // vectorized instead of becoming one libm call per lane.
+    // vectorized instead of becoming one libm call per lane. Ours first
+    // (cheaper where they exist), then MLIR's.
+    tcc::populateTCCMathApproximationPatterns(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorContractLoweringPatterns(

@@ -1,0 +1,91 @@
+//===- MathApproximations.cpp - cheaper f32 math polynomials ----*- C++ -*-===//
+//
+// See include/tcc/Conversion/FusionToLoops/MathApproximations.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Conversion/FusionToLoops/MathApproximations.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace {
+
+/// A splat constant of `type` (f32 or a vector of f32).
+Value splat(OpBuilder &b, Location loc, Type type, float value) {
+  auto attr = b.getF32FloatAttr(value);
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, vec,
+                                     DenseElementsAttr::get(vec, attr));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// clamp(x, lo, hi) as compare + select with unordered predicates, so a NaN
+/// passes through (x86 lowers each pair to one vmaxps / vminps).
+Value clampKeepingNaN(OpBuilder &b, Location loc, Value x, Value lo,
+                      Value hi) {
+  Value aboveLo =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, x, lo);
+  x = arith::SelectOp::create(b, loc, aboveLo, x, lo);
+  Value belowHi =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULE, x, hi);
+  return arith::SelectOp::create(b, loc, belowHi, x, hi);
+}
+
+/// Horner's scheme, highest coefficient first.
+Value horner(OpBuilder &b, Location loc, Value x, ArrayRef<float> coeffs) {
+  Type type = x.getType();
+  Value acc = splat(b, loc, type, coeffs.front());
+  for (float c : coeffs.drop_front())
+    acc = math::FmaOp::create(b, loc, acc, x, splat(b, loc, type, c));
+  return acc;
+}
+
+struct ErfAsRational : OpRewritePattern<math::ErfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::ErfOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    // |x| >= 4 gives erf(x) = +-1 in f32.
+    Value x = clampKeepingNaN(rewriter, loc, op.getOperand(),
+                              splat(rewriter, loc, type, -4.0f),
+                              splat(rewriter, loc, type, 4.0f));
+    Value x2 = arith::MulFOp::create(rewriter, loc, x, x);
+    static constexpr float kNumerator[] = {
+        -2.72614225801306e-10f, 2.77068142495902e-08f, -2.10102402082508e-06f,
+        -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f,
+        -1.60960333262415e-02f};
+    static constexpr float kDenominator[] = {
+        -1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
+        -7.37332916720468e-03f, -1.42647390514189e-02f};
+    Value p = arith::MulFOp::create(rewriter, loc, x,
+                                    horner(rewriter, loc, x2, kNumerator));
+    Value q = horner(rewriter, loc, x2, kDenominator);
+    // q <= -0.0142 on [-4, 4]: finite and never zero, so the division may
+    // be a reciprocal estimate refined once (x86: vrcp14ps plus two FMAs
+    // instead of vdivps, 10 cycles per zmm).
+    Value r = arith::DivFOp::create(
+        rewriter, loc, p, q,
+        arith::FastMathFlags::arcp | arith::FastMathFlags::ninf);
+    // Near |x| = 4 the quotient overshoots 1 by up to 3.6e-7.
+    rewriter.replaceOp(op, clampKeepingNaN(rewriter, loc, r,
+                                           splat(rewriter, loc, type, -1.0f),
+                                           splat(rewriter, loc, type, 1.0f)));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tcc::populateTCCMathApproximationPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ErfAsRational>(patterns.getContext(), /*benefit=*/2);
+}

@@ -1,0 +1,46 @@
+// RUN: tcc-opt %s --tcc-lower-vectors --split-input-file | FileCheck %s
+
+// f32 erf, vector or scalar: clamped to [-4, 4], x * P(x^2) / Q(x^2) with a
+// division that may become a refined reciprocal estimate, clamped to
+// [-1, 1]. Unordered compares keep a NaN a NaN.
+// CHECK-LABEL: func.func @erf_f32
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
+//   CHECK-NOT:   math.erf
+//   CHECK-DAG:   %[[M4:.+]] = arith.constant dense<-4.000000e+00> : vector<16xf32>
+//   CHECK-DAG:   %[[P4:.+]] = arith.constant dense<4.000000e+00> : vector<16xf32>
+//       CHECK:   %[[GE:.+]] = arith.cmpf uge, %[[X]], %[[M4]]
+//       CHECK:   %[[LO:.+]] = arith.select %[[GE]], %[[X]], %[[M4]]
+//       CHECK:   %[[LE:.+]] = arith.cmpf ule, %[[LO]], %[[P4]]
+//       CHECK:   %[[C:.+]] = arith.select %[[LE]], %[[LO]], %[[P4]]
+//       CHECK:   %[[X2:.+]] = arith.mulf %[[C]], %[[C]]
+//  CHECK-COUNT-6:   math.fma {{.*}}%[[X2]]
+//       CHECK:   %[[P:.+]] = arith.mulf %[[C]],
+//  CHECK-COUNT-4:   math.fma {{.*}}%[[X2]]
+//       CHECK:   arith.divf %[[P]], %{{.+}} fastmath<ninf,arcp>
+//       CHECK:   arith.cmpf uge
+//       CHECK:   arith.cmpf ule
+//   CHECK-NOT:   math.erf
+//       CHECK:   return
+func.func @erf_f32(%x: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.erf %x : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// CHECK-LABEL: func.func @erf_scalar_f32
+//   CHECK-NOT:   math.erf
+//       CHECK:   arith.divf {{.*}} fastmath<ninf,arcp> : f32
+func.func @erf_scalar_f32(%x: f32) -> f32 {
+  %0 = math.erf %x : f32
+  return %0 : f32
+}
+
+// -----
+
+// Other element types are not rewritten by this pattern: f64 erf stays (a
+// libm call later).
+// CHECK-LABEL: func.func @erf_f64
+//       CHECK:   math.erf %{{.+}} : vector<4xf64>
+func.func @erf_f64(%x: vector<4xf64>) -> vector<4xf64> {
+  %0 = math.erf %x : vector<4xf64>
+  return %0 : vector<4xf64>
+}
