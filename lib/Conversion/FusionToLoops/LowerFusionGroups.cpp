@@ -642,10 +642,22 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
   auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
   if (yield.getValues().empty())
     return success();
-  auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  // A reduction with keep_dims yields its result through an expand_shape:
+  // the root is the reduction.
+  auto throughReshapes = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        break;
+      v = def->getOperand(0);
+    }
+    return v;
+  };
+  auto root =
+      throughReshapes(yield.getValues()[0]).getDefiningOp<linalg::LinalgOp>();
   if (root && (!isa<TilingInterface>(root.getOperation()) ||
                !llvm::all_of(yield.getValues(), [&](Value v) {
-                 return v.getDefiningOp() == root.getOperation();
+                 return throughReshapes(v).getDefiningOp() ==
+                        root.getOperation();
                })))
     root = nullptr;
   int numContractions = 0;

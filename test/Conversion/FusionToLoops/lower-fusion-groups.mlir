@@ -141,3 +141,20 @@ func.func @block_transpose(%w: tensor<64x48xf32>) -> tensor<48x64xf32> {
   %0 = tcc.transpose %w {permutation = array<i64: 1, 0>} : (tensor<64x48xf32>) -> tensor<48x64xf32>
   return %0 : tensor<48x64xf32>
 }
+
+// -----
+
+// A reduction alone with keep_dims yields through an expand_shape: the
+// reduction is still the root and its rows are tiled (it used to be left
+// whole, its long-row chunking then walking all 512 rows per column chunk):
+// four rows per tile, 4 x 32 chunks.
+// VEC-LABEL: func.func @keep_dims_reduction_is_tiled
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c4
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32
+//       VEC:     vector.multi_reduction <maximumf>, %{{.+}} [1] : vector<4x32xf32> to vector<4xf32>
+//       VEC:   } {tcc.parallel}
+//       VEC:   tensor.expand_shape
+func.func @keep_dims_reduction_is_tiled(%x: tensor<512x4096xf32>) -> tensor<512x1xf32> {
+  %m = tcc.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : (tensor<512x4096xf32>) -> tensor<512x1xf32>
+  return %m : tensor<512x1xf32>
+}
