@@ -48,11 +48,20 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                             options.fusionReportSizes.end());
     pm.addPass(createFusePass(fuse));
   }
-  OpPassManager &funcPM = pm.nest<func::FuncOp>();
   // Group results get their expressions too (memory planning reads them).
-  funcPM.addPass(createSymbolicShapesPass());
-  if (options.planMemory)
-    funcPM.addPass(createPlanMemoryPass());
+  pm.nest<func::FuncOp>().addPass(createSymbolicShapesPass());
+  if (options.planMemory) {
+    PlanMemoryPassOptions plan;
+    plan.target = options.fusionTarget;
+    plan.reorder = options.memoryReorder;
+    plan.reportFile = options.memoryReport;
+    plan.svgFile = options.memoryPlanSvg;
+    plan.reportSizes.assign(options.fusionReportSizes.begin(),
+                            options.fusionReportSizes.end());
+    pm.addPass(createPlanMemoryPass(plan));
+    pm.nest<func::FuncOp>().addPass(createVerifyMemoryPlanPass());
+  }
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
   funcPM.addPass(createConvertTCCToLinalgPass());
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;

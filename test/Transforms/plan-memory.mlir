@@ -1,6 +1,6 @@
 // RUN: tcc-opt %s --fuse --plan-memory --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --fuse --plan-memory=alignment=128 --split-input-file | FileCheck %s --check-prefix=ALIGN128
-// RUN: tcc-opt %s --split-input-file --pass-pipeline='builtin.module(fuse,func.func(plan-memory{alignment=16}))' | FileCheck %s --check-prefix=ALIGN16
+// RUN: tcc-opt %s --split-input-file --pass-pipeline='builtin.module(fuse,plan-memory{alignment=16})' | FileCheck %s --check-prefix=ALIGN16
 
 // Invalid alignments: plan-memory-invalid.mlir.
 
@@ -8,7 +8,7 @@
 // with disjoint lifetimes share offset 0 and the arena holds two buffers
 // where a naive plan holds four. The returned value is not planned.
 // CHECK-LABEL: func.func @disjoint_lifetimes_share
-//  CHECK-SAME:   attributes {tcc.arena = [{naive = 4096 : i64, scale = "1", size = 2048 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 4096 : i64}
+//  CHECK-SAME:   attributes {tcc.arena = [{naive = 4096 : i64, scale = "1", size = 2048 : i64}], tcc.arena_alignment = 64 : i64, tcc.arena_symbols = {}, tcc.naive_size = 4096 : i64}
 // Transposes are "copy" groups with a buffer of their own; the ops inside a
 // group get none.
 //       CHECK:   %[[M0:.+]] = fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 1024 : i64}}
@@ -39,7 +39,7 @@ func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>
 // offset is a multiple of the alignment (64 by default, 128 or 16 when
 // asked for).
 // CHECK-LABEL: func.func @overlapping_lifetimes
-//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = "1", size = 192 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 192 : i64
+//  CHECK-SAME:   tcc.arena = [{naive = 192 : i64, scale = "1", size = 192 : i64}], tcc.arena_alignment = 64 : i64, tcc.arena_symbols = {}, tcc.naive_size = 192 : i64
 //       CHECK:   fusion.group "pointwise"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}}
 //       CHECK:   fusion.group "copy"{{.*}}tcc.buffer = {offset = 64 : i64, region = 0 : i64, size = 40 : i64}
 //       CHECK:     tcc.transpose
@@ -49,12 +49,12 @@ func.func @disjoint_lifetimes_share(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   return %[[R]]
 // ALIGN128-LABEL: func.func @overlapping_lifetimes
-//  ALIGN128-SAME:   tcc.arena = [{naive = 384 : i64, scale = "1", size = 384 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 384 : i64
+//  ALIGN128-SAME:   tcc.arena = [{naive = 384 : i64, scale = "1", size = 384 : i64}], tcc.arena_alignment = 128 : i64, tcc.arena_symbols = {}, tcc.naive_size = 384 : i64
 //       ALIGN128:   tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN128:   tcc.buffer = {offset = 128 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN128:   tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 40 : i64}
 // ALIGN16-LABEL: func.func @overlapping_lifetimes
-//  ALIGN16-SAME:   tcc.arena = [{naive = 144 : i64, scale = "1", size = 144 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 144 : i64
+//  ALIGN16-SAME:   tcc.arena = [{naive = 144 : i64, scale = "1", size = 144 : i64}], tcc.arena_alignment = 16 : i64, tcc.arena_symbols = {}, tcc.naive_size = 144 : i64
 //       ALIGN16:   tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN16:   tcc.buffer = {offset = 48 : i64, region = 0 : i64, size = 40 : i64}
 //       ALIGN16:   tcc.buffer = {offset = 96 : i64, region = 0 : i64, size = 40 : i64}
@@ -97,7 +97,7 @@ func.func @largest_first(%x: tensor<32x32xf32>) -> tensor<32x1xf32> {
 // Only intermediates are planned: a value that is returned (directly or
 // through a reshape, which aliases it) gets no offset, and constants get none.
 // CHECK-LABEL: func.func @returned_not_planned
-//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = "1", size = 128 : i64}], tcc.arena_symbols = {}, tcc.naive_size = 128 : i64
+//  CHECK-SAME:   tcc.arena = [{naive = 128 : i64, scale = "1", size = 128 : i64}], tcc.arena_alignment = 64 : i64, tcc.arena_symbols = {}, tcc.naive_size = 128 : i64
 //       CHECK:   %[[C:.+]] = tcc.constant
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   %[[E:.+]] = fusion.group "pointwise"{{.*}} -> tensor<2x4xf32> {
@@ -172,7 +172,7 @@ func.func @view_dead_before_reuse(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> ten
 // they are planned together in a region scaled by s0 = dim 0 of argument 0.
 // Offsets and sizes are per unit of s0.
 // CHECK-LABEL: func.func @dynamic_batch
-//  CHECK-SAME:   attributes {tcc.arena = [{naive = 1088 : i64, scale = "s0", size = 512 : i64}], tcc.arena_symbols = {s0 = array<i64: 0, 0>}, tcc.naive_size = 0 : i64}
+//  CHECK-SAME:   attributes {tcc.arena = [{naive = 1088 : i64, scale = "s0", size = 512 : i64}], tcc.arena_alignment = 64 : i64, tcc.arena_symbols = {s0 = array<i64: 0, 0>}, tcc.naive_size = 0 : i64}
 //       CHECK:   fusion.group "matmul"{{.*}} attributes {tcc.buffer = {offset = 0 : i64, region = 0 : i64, size = 256 : i64}}
 //       CHECK:   fusion.group "copy"{{.*}} -> tensor<64x?xf32> attributes {tcc.buffer = {offset = 256 : i64, region = 0 : i64, size = 256 : i64}}
 //       CHECK:     tcc.transpose
@@ -241,7 +241,7 @@ func.func @squared_symbol(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
 // dims come from a shape operand) is not planned; it keeps its own
 // allocation.
 // CHECK-LABEL: func.func @unplannable_dynamic
-//  CHECK-SAME:   tcc.arena = [], tcc.arena_symbols = {}, tcc.naive_size = 0 : i64
+//  CHECK-SAME:   tcc.arena = [], tcc.arena_alignment = 64 : i64, tcc.arena_symbols = {}, tcc.naive_size = 0 : i64
 //   CHECK-NOT:   tcc.buffer
 //       CHECK:   fusion.group "pointwise"
 //   CHECK-NOT:   tcc.buffer

@@ -35,6 +35,18 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<bool> planMemory{*this, "plan-memory",
                           llvm::cl::desc("Plan intermediates into one arena"),
                           llvm::cl::init(true)};
+  Option<bool> memoryReorder{
+      *this, "memory-reorder",
+      llvm::cl::desc("Reorder independent ops when that lowers the arena's "
+                     "peak"),
+      llvm::cl::init(false)};
+  Option<std::string> memoryReport{
+      *this, "memory-report",
+      llvm::cl::desc("Write the memory plan (JSON) to this file; bytes are "
+                     "evaluated at fusion-report-sizes")};
+  Option<std::string> memoryPlanSvg{
+      *this, "memory-plan-svg",
+      llvm::cl::desc("Draw the memory plan (SVG) to this file")};
   Option<bool> parallel{*this, "parallel",
                         llvm::cl::desc("Run large groups' tile loops on all "
                                        "cores (OpenMP)"),

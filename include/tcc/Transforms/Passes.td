@@ -142,34 +142,87 @@ def RecognizeCompositesPass
   }];
 }
 
-def PlanMemoryPass : Pass<"plan-memory", "func::FuncOp"> {
+def PlanMemoryPass : Pass<"plan-memory", "ModuleOp"> {
   let summary = "Assigns intermediate buffers to offsets in one arena";
   let description = [{
-    Every value produced at the top level of the function (a fusion group
+    Every value produced at the top level of a function (a fusion group
     result or an unfused op) that is not returned is an intermediate buffer.
-    Its live range runs from its definition to its last use in program order.
-    Buffers are placed greedily by size (largest first) at the lowest
-    64-byte-aligned offset that does not overlap a buffer live at the same
-    time, so buffers with disjoint lifetimes share memory.
+    Its live range runs from its definition to its last use in program order
+    (uses through reshapes and slices, which are views, and inside nested
+    regions count). Function arguments and returned values never live in the
+    arena.
+
+    Placement: buffers are sorted (by size, by breadth: the largest total
+    live at any point of their range, by duration, by size x duration, or
+    in program order) and each is put first-fit at the lowest aligned offset
+    free of the buffers live at the same time. Every order is tried and the
+    smallest arena kept (`strategy=best`), or only the one named.
+
+    In place: a pointwise group writes its result over an input of the same
+    size that dies there, when that input reaches the result only through
+    elementwise ops of its own shape (element i of the result depends on
+    element i of the input alone; see mayWriteInPlace in
+    include/tcc/Transforms/MemoryPlan.h).
+
+    `reorder`: independent top-level ops are list-scheduled to free the most
+    bytes first; the new order is kept when the largest sum of live bytes
+    (symbols at the report binding, else 64) goes down.
+
+    Symbolic sizes: sizes are expressions of the size symbols of
+    --symbolic-shapes; buffers that are a constant times the same expression
+    (`B * S`) are planned together in units of it, one region per
+    expression, so the plan holds for every size by construction.
 
     The plan is written into the IR (encoding in
-    include/tcc/Transforms/MemoryPlan.h): each defining op gets
-    `tcc.buffer = {region, offset, size}` (bytes), the function gets
-    `tcc.arena` (one region per size expression: sizes are expressions of
-    the size symbols of --symbolic-shapes, and buffers that are a constant
-    times the same expression, `B * S` say, are planned together in units
-    of it), `tcc.arena_symbols` (the argument dim each symbol is read from)
-    and `tcc.naive_size` (the static bytes without reuse). Sizes that depend
-    on data (a mask_select's count) are not planned. Lowering honours the
-    plan: one arena allocation per call, every planned buffer a view into
-    it.
+    include/tcc/Transforms/MemoryPlan.h): `tcc.buffer` on defining ops,
+    `tcc.arena`, `tcc.arena_symbols`, `tcc.arena_alignment` and
+    `tcc.naive_size` on the function. Lowering honours it: one arena
+    allocation per call, every planned buffer a view into it.
+
+    `report-file` writes JSON (per function `peak_bytes`,
+    `lower_bound_bytes`: the largest sum of live bytes at any op of the
+    chosen order, `naive_bytes`, and per buffer its name, size, offset,
+    first and last use; sizes as expressions, and numbers where
+    `report-sizes` binds every symbol); `svg-file` draws the plan.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
-           "Byte alignment of every buffer offset">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"0",
+           "Byte alignment of every buffer offset (0: the target's, 64 for "
+           "cpu and 256 for cuda)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target whose alignment applies (cpu, cuda)">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
+           "Placement order: best (try all, keep the smallest), size, "
+           "breadth, duration, area, order">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "Let a pointwise group overwrite an input that dies there">,
+    Option<"reorder", "reorder", "bool", /*default=*/"false",
+           "Reorder independent ops when that lowers the peak">,
     Option<"report", "report", "bool", /*default=*/"false",
-           "Print the arena's size next to the no-reuse size to stderr">
+           "Print the arena's size, lower bound and no-reuse size to stderr">,
+    Option<"reportFile", "report-file", "std::string", /*default=*/"",
+           "Write the plan as JSON to this file">,
+    Option<"svgFile", "svg-file", "std::string", /*default=*/"",
+           "Draw the plan (SVG) to this file">,
+    ListOption<"reportSizes", "report-sizes", "std::string",
+               "NAME=VALUE sizes at which the report evaluates bytes">
   ];
+}
+
+def VerifyMemoryPlanPass : Pass<"verify-memory-plan", "func::FuncOp"> {
+  let summary = "Checks that no two buffers live at the same time overlap";
+  let description = [{
+    Reads the plan --plan-memory wrote (tcc.buffer, tcc.arena,
+    tcc.arena_alignment) and recomputes the live ranges from the IR. Errors
+    when a planned value is returned, an offset is not aligned, a buffer
+    runs past its region's size, a region's scale does not match the
+    buffer's size expression, or two buffers of one region whose live
+    ranges meet share a byte, unless the later one is marked in place of
+    the earlier, which dies where it is defined, and the in-place rule
+    holds. Regions are disjoint by construction (each starts where the
+    previous one's size x scale ends), so a plan that passes is safe for
+    every value of the size symbols.
+  }];
 }
 
 def SymbolicShapesPass : Pass<"symbolic-shapes", "func::FuncOp"> {

@@ -968,25 +968,32 @@ int64_t hostVectorLanes() {
 }
 
 /// Moves the group's body before it and replaces its results; the memory
-/// plan's annotation moves to the op that now defines the result.
+/// plan's entries move to the ops that now define the results.
 void inlineGroup(fusion::GroupOp group) {
   Block &body = group.getBodyBlock();
   auto yield = cast<fusion::YieldOp>(body.getTerminator());
   for (auto [arg, in] : llvm::zip(body.getArguments(), group.getInputs()))
     arg.replaceAllUsesWith(in);
   SmallVector<Value> results(yield.getValues());
-  // The plan belongs to the op computing the result inside the group; a
+  // A plan entry belongs to the op computing the result inside the group; a
   // group that forwards a value has nothing to place.
-  Operation *resultDef = results.empty() ? nullptr
-                                         : results.front().getDefiningOp();
-  if (resultDef && resultDef->getBlock() != &body)
-    resultDef = nullptr;
+  llvm::MapVector<Operation *, SmallVector<Attribute>> plans;
+  Builder b(group.getContext());
+  for (auto [i, v] : llvm::enumerate(results)) {
+    DictionaryAttr plan = getBufferPlan(group, i);
+    Operation *def = v.getDefiningOp();
+    if (!plan || !def || def->getBlock() != &body)
+      continue;
+    SmallVector<Attribute> &entries = plans[def];
+    entries.resize(def->getNumResults(), b.getUnitAttr());
+    entries[cast<OpResult>(v).getResultNumber()] = plan;
+  }
   Operation *parent = group;
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
     op.moveBefore(parent);
-  if (Attribute plan = group->getAttr(kBufferAttr))
-    if (resultDef)
-      resultDef->setAttr(kBufferAttr, plan);
+  for (auto &[def, entries] : plans)
+    def->setAttr(kBufferAttr, entries.size() == 1 ? entries.front()
+                                                  : b.getArrayAttr(entries));
   group->replaceAllUsesWith(results);
   group->erase();
 }

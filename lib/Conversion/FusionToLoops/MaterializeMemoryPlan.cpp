@@ -59,12 +59,20 @@ struct MaterializeMemoryPlanPass
     auto symbols = func->getAttrOfType<DictionaryAttr>(kSymbolsAttr);
     if (!regions || !symbols || func.isExternal())
       return;
-    SmallVector<std::pair<Operation *, DictionaryAttr>> planned;
+    SmallVector<std::tuple<Operation *, unsigned, DictionaryAttr>> planned;
     func.walk([&](Operation *op) {
-      if (auto plan = op->getAttrOfType<DictionaryAttr>(kBufferAttr))
-        planned.push_back({op, plan});
+      if (!op->hasAttr(kBufferAttr))
+        return;
+      for (unsigned i = 0; i < op->getNumResults(); ++i)
+        if (DictionaryAttr plan = getBufferPlan(op, i))
+          planned.push_back({op, i, plan});
+      op->removeAttr(kBufferAttr);
     });
-    for (StringRef name : {kArenaAttr, kSymbolsAttr, kNaiveSizeAttr})
+    int64_t alignment = 64;
+    if (auto a = func->getAttrOfType<IntegerAttr>(kArenaAlignmentAttr))
+      alignment = std::max<int64_t>(alignment, a.getInt());
+    for (StringRef name :
+         {kArenaAttr, kSymbolsAttr, kNaiveSizeAttr, kArenaAlignmentAttr})
       func->removeAttr(name);
     if (planned.empty())
       return;
@@ -112,13 +120,10 @@ struct MaterializeMemoryPlanPass
     }
     auto arenaType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{total},
-                                          b.getI64IntegerAttr(64));
+                                          b.getI64IntegerAttr(alignment));
 
-    for (auto [op, plan] : planned) {
-      op->removeAttr(kBufferAttr);
-      if (op->getNumResults() != 1)
-        continue;
-      OpOperand *use = findDestinationEmpty(op->getResult(0));
+    for (auto [op, resultIndex, plan] : planned) {
+      OpOperand *use = findDestinationEmpty(op->getResult(resultIndex));
       if (!use)
         continue; // Not destination-passing: keeps its own allocation.
       auto empty = use->get().getDefiningOp<tensor::EmptyOp>();
