@@ -244,6 +244,9 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   rest.fusionReport = options.fusionReport;
   rest.fusionDot = options.fusionDot;
   rest.fusionReportSizes = options.fusionReportSizes;
+  rest.memoryReorder = options.memoryReorder;
+  rest.memoryReport = options.memoryReport;
+  rest.memoryPlanSvg = options.memoryPlanSvg;
   PassManager pm(ctx);
   buildCPUPipeline(pm, rest);
   if (failed(pm.run(*lowered))) {

@@ -6,7 +6,9 @@
 //
 // `--fusion-report=FILE.json` and `--fusion-dot=FILE.dot` set the report
 // options of the `fuse` pass wherever the pipeline runs it (--fuse, or the
-// tcc-to-linalg / tcc-cpu-pipeline pipelines).
+// tcc-to-linalg / tcc-cpu-pipeline pipelines); `--memory-report=FILE.json`,
+// `--memory-plan-svg=FILE.svg` and `--memory-report-sizes=B=32,S=197` those
+// of the `plan-memory` pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,16 +36,28 @@ static llvm::cl::opt<std::string>
                              "pipeline's fuse pass to this file"),
               llvm::cl::value_desc("FILE"), llvm::cl::init(""));
 
-/// Sets the report options of every top-level `fuse` pass in `pm`.
-static LogicalResult configureFusionReports(PassManager &pm) {
-  std::string options;
-  if (!fusionReport.empty())
-    options += "report-file=" + fusionReport + " ";
-  if (!fusionDot.empty())
-    options += "dot-file=" + fusionDot;
+static llvm::cl::opt<std::string> memoryReport(
+    "memory-report",
+    llvm::cl::desc("Write the memory plan (JSON) of the pipeline's "
+                   "plan-memory pass to this file"),
+    llvm::cl::value_desc("FILE"), llvm::cl::init(""));
+static llvm::cl::opt<std::string> memoryPlanSvg(
+    "memory-plan-svg",
+    llvm::cl::desc("Draw the memory plan (SVG) of the pipeline's plan-memory "
+                   "pass to this file"),
+    llvm::cl::value_desc("FILE"), llvm::cl::init(""));
+static llvm::cl::opt<std::string> memoryReportSizes(
+    "memory-report-sizes",
+    llvm::cl::desc("NAME=VALUE,... sizes at which the memory report "
+                   "evaluates bytes (B=32,S=197)"),
+    llvm::cl::value_desc("SIZES"), llvm::cl::init(""));
+
+/// Adds `options` to every top-level pass named `argument` in `pm`.
+static LogicalResult configurePasses(PassManager &pm, StringRef argument,
+                                     StringRef options, StringRef flags) {
   bool found = false;
   for (Pass &pass : pm.getPasses()) {
-    if (pass.getArgument() != "fuse")
+    if (pass.getArgument() != argument)
       continue;
     found = true;
     if (failed(pass.initializeOptions(options, [](const Twine &msg) {
@@ -53,8 +67,36 @@ static LogicalResult configureFusionReports(PassManager &pm) {
       return failure();
   }
   if (!found)
-    llvm::errs() << "tcc-opt: warning: --fusion-report/--fusion-dot given, "
-                    "but the pipeline runs no fuse pass\n";
+    llvm::errs() << "tcc-opt: warning: " << flags
+                 << " given, but the pipeline runs no " << argument
+                 << " pass\n";
+  return success();
+}
+
+/// Sets the report options of the pipeline's `fuse` and `plan-memory`.
+static LogicalResult configureReports(PassManager &pm) {
+  if (!fusionReport.empty() || !fusionDot.empty()) {
+    std::string options;
+    if (!fusionReport.empty())
+      options += "report-file=" + fusionReport + " ";
+    if (!fusionDot.empty())
+      options += "dot-file=" + fusionDot;
+    if (failed(configurePasses(pm, "fuse", options,
+                               "--fusion-report/--fusion-dot")))
+      return failure();
+  }
+  if (!memoryReport.empty() || !memoryPlanSvg.empty()) {
+    std::string options;
+    if (!memoryReport.empty())
+      options += "report-file=" + memoryReport + " ";
+    if (!memoryPlanSvg.empty())
+      options += "svg-file=" + memoryPlanSvg + " ";
+    if (!memoryReportSizes.empty())
+      options += "report-sizes=" + memoryReportSizes;
+    if (failed(configurePasses(pm, "plan-memory", options,
+                               "--memory-report/--memory-plan-svg")))
+      return failure();
+  }
   return success();
 }
 
@@ -66,12 +108,13 @@ int main(int argc, char **argv) {
   auto [inputFile, outputFile] =
       registerAndParseCLIOptions(argc, argv, "tcc optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  if (!fusionReport.empty() || !fusionDot.empty()) {
+  if (!fusionReport.empty() || !fusionDot.empty() || !memoryReport.empty() ||
+      !memoryPlanSvg.empty()) {
     MlirOptMainConfig parsed = config;
     config.setPassPipelineSetupFn([parsed](PassManager &pm) {
       if (failed(parsed.setupPassPipeline(pm)))
         return failure();
-      return configureFusionReports(pm);
+      return configureReports(pm);
     });
   }
   std::string error;

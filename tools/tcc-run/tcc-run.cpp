@@ -122,6 +122,20 @@ static cl::opt<bool> noParallel("no-parallel",
 static cl::opt<bool> noPlan("no-plan-memory",
                             cl::desc("Compile without the memory plan"),
                             cl::init(false));
+static cl::opt<std::string> memoryReport(
+    "memory-report", cl::value_desc("FILE"),
+    cl::desc("Write the memory plan (JSON) to FILE; bytes are also "
+             "evaluated at this call's sizes"),
+    cl::init(""));
+static cl::opt<std::string>
+    memoryPlanSvg("memory-plan-svg", cl::value_desc("FILE"),
+                  cl::desc("Draw the memory plan (SVG) to FILE, at this "
+                           "call's sizes"),
+                  cl::init(""));
+static cl::opt<bool> memoryReorder(
+    "memory-reorder",
+    cl::desc("Reorder independent ops when that lowers the arena's peak"),
+    cl::init(false));
 static cl::list<std::string> specialize(
     "specialize", cl::CommaSeparated,
     cl::desc("Fix size symbols to values (--specialize=B=8,S=197): a static "
@@ -296,6 +310,9 @@ int main(int argc, char **argv) {
     options.fusionTarget = fusionTarget;
     options.fusionReport = fusionReport;
     options.fusionDot = fusionDot;
+    options.memoryReport = memoryReport;
+    options.memoryPlanSvg = memoryPlanSvg;
+    options.memoryReorder = memoryReorder;
     // The report evaluates its byte expressions at this call's sizes: the
     // size symbols that name whole argument dims.
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
