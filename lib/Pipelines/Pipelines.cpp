@@ -91,6 +91,9 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   loops.addPass(createLowerVectorsPass());
   if (options.parallel)
     loops.addPass(createParallelizeTileLoopsPass());
+  // Groups' own temporaries: on the stack of the thread that runs the tile,
+  // or in the arena, not the heap.
+  loops.addPass(createPlaceScratchBuffersPass());
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());

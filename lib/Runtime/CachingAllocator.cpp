@@ -2,8 +2,8 @@
 
 #include "tcc/Runtime/CachingAllocator.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +19,7 @@ struct alignas(64) Header {
   size_t bytes;
 };
 constexpr uint64_t kMagic = 0x7463632d626c6f63; // "tcc-bloc"
+std::atomic<uint64_t> allocations{0};
 
 struct Cache {
   std::mutex mutex;
@@ -31,7 +32,12 @@ Cache &cache() {
 }
 } // namespace
 
+uint64_t tcc::runtime::allocationCount() {
+  return allocations.load(std::memory_order_relaxed);
+}
+
 extern "C" void *tcc::runtime::tccMalloc(size_t bytes) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
   if (bytes >= kCachedBlockBytes) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);

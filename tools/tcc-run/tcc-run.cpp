@@ -12,6 +12,7 @@
 
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
+#include "tcc/Runtime/CachingAllocator.h"
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/InitAll.h"
 #include "tcc/Reference/Evaluator.h"
@@ -132,6 +133,11 @@ static cl::opt<std::string>
                   cl::desc("Draw the memory plan (SVG) to FILE, at this "
                            "call's sizes"),
                   cl::init(""));
+static cl::opt<bool> countAllocations(
+    "count-allocations",
+    cl::desc("Print the compiled code's heap allocations per call (after a "
+             "warm-up call): with a memory plan, one arena plus the results"),
+    cl::init(false));
 static cl::opt<bool> memoryReorder(
     "memory-reorder",
     cl::desc("Reorder independent ops when that lowers the arena's peak"),
@@ -371,6 +377,19 @@ int main(int argc, char **argv) {
   std::string error;
   if (failed(invoke(error)))
     return fail(error);
+
+  if (countAllocations && exe) {
+    // Steady state: the first call above has compiled nothing lazily, so
+    // each of these calls allocates what every call does.
+    constexpr int kCalls = 4;
+    uint64_t before = ::tcc::runtime::allocationCount();
+    for (int i = 0; i < kCalls; ++i)
+      if (failed(invoke(error)))
+        return fail(error);
+    uint64_t perCall = (::tcc::runtime::allocationCount() - before) / kCalls;
+    llvm::outs() << "heap allocations per call: " << perCall << " (results: "
+                 << results.size() << ")\n";
+  }
 
   if (benchmark > 0) {
     for (int i = 0; i < 3; ++i)

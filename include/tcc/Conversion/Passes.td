@@ -96,6 +96,39 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def PlaceScratchBuffersPass
+    : Pass<"tcc-place-scratch-buffers", "func::FuncOp"> {
+  let summary = "Groups' own temporaries on the stack or in the arena";
+  let description = [{
+    Runs after bufferization and buffer deallocation. Lowering a group
+    leaves temporaries the memory plan never saw: per-tile scratch (a
+    softmax row block's exp, a reduction's partial accumulator) allocated
+    and freed in every iteration of the tile loops, and whole-group ones
+    (a weight panel transposed once before the tile loops). Each would be a
+    heap allocation on every call or every tile.
+
+    A temporary allocated and freed in one block, with a static size or a
+    size with a constant upper bound (an edge tile's `affine.min`), becomes:
+    - when it takes at most `max-stack-bytes` (and its scope's total stays
+      within `max-scope-bytes`): one `memref.alloca` at the start of the
+      nearest enclosing parallel tile loop body (each thread its own), or of
+      the function's block, reused by every iteration of the loops inside;
+    - when it is larger and sits at the function's top level: a slice of
+      the arena (appended after the plan's regions; temporaries whose
+      alloc-to-free spans in that block are disjoint share bytes), or of a
+      new one when the function has no plan.
+    Dynamic sizes without a constant bound stay heap allocations.
+  }];
+  let options = [
+    Option<"maxStackBytes", "max-stack-bytes", "int64_t", /*default=*/"131072",
+           "Largest temporary put on the stack">,
+    Option<"maxScopeBytes", "max-scope-bytes", "int64_t", /*default=*/"1048576",
+           "Most stack bytes one scope (loop body or function) takes">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StreamingStoresPass : Pass<"tcc-streaming-stores", "func::FuncOp"> {
   let summary = "Non-temporal stores for results too large to stay in cache";
   let description = [{

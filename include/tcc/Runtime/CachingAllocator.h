@@ -16,6 +16,7 @@
 #define TCC_RUNTIME_CACHINGALLOCATOR_H
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tcc::runtime {
 
@@ -30,6 +31,11 @@ extern "C" void tccFree(void *ptr);
 /// code's malloc + memset into calloc, and the JIT binds all four.
 extern "C" void *tccCalloc(size_t count, size_t size);
 extern "C" void *tccRealloc(void *ptr, size_t bytes);
+
+/// Blocks handed out by tccMalloc/tccCalloc/tccRealloc since the process
+/// started (cached or fresh): tests count the compiled code's heap
+/// allocations per call with it.
+uint64_t allocationCount();
 
 /// Releases every cached block (tests, or a caller short of memory).
 void releaseCachedBlocks();

@@ -37,6 +37,8 @@ constexpr llvm::StringLiteral kArenaAttr = "tcc.arena";
 constexpr llvm::StringLiteral kArenaAlignmentAttr = "tcc.arena_alignment";
 constexpr llvm::StringLiteral kBufferAttr = "tcc.buffer";
 constexpr llvm::StringLiteral kNaiveSizeAttr = "tcc.naive_size";
+/// Marks the arena's memref.alloc in lowered code.
+constexpr llvm::StringLiteral kArenaAllocAttr = "tcc.arena_alloc";
 
 /// The plan entry of result `i` of `op` (tcc.buffer), or null.
 DictionaryAttr getBufferPlan(Operation *op, unsigned i);

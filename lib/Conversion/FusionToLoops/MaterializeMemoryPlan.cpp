@@ -119,8 +119,11 @@ struct MaterializeMemoryPlanPass
       total = arith::AddIOp::create(b, loc, total, size);
     }
     auto arenaType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-    Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{total},
-                                          b.getI64IntegerAttr(alignment));
+    auto arenaAlloc = memref::AllocOp::create(
+        b, loc, arenaType, ValueRange{total}, b.getI64IntegerAttr(alignment));
+    // tcc-place-scratch-buffers appends the groups' own large temporaries.
+    arenaAlloc->setAttr(kArenaAllocAttr, b.getUnitAttr());
+    Value arena = arenaAlloc;
 
     for (auto [op, resultIndex, plan] : planned) {
       OpOperand *use = findDestinationEmpty(op->getResult(resultIndex));
