@@ -245,6 +245,7 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   rest.fusionDot = options.fusionDot;
   rest.fusionReportSizes = options.fusionReportSizes;
   rest.memoryReorder = options.memoryReorder;
+  rest.workspace = options.workspace;
   rest.memoryReport = options.memoryReport;
   rest.memoryPlanSvg = options.memoryPlanSvg;
   PassManager pm(ctx);
@@ -286,7 +287,9 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
         {"malloc", llvm::orc::ExecutorAddr::fromPtr(&tccMalloc)},
         {"free", llvm::orc::ExecutorAddr::fromPtr(&tccFree)},
         {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
-        {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)}};
+        {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)},
+        {"_mlir_ciface_tcc_workspace",
+         llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)}};
     llvm::orc::SymbolMap symbols;
     for (const auto &[name, address] : bindings)
       symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
@@ -435,15 +438,20 @@ LogicalResult CPUExecutable::call(StringRef name,
   if (statusOnly)
     args.push_back(resultStorage.data());
 
+  workspace.beginCall();
+  ::tcc::runtime::setCurrentWorkspace(&workspace);
   auto start = std::chrono::steady_clock::now();
   llvm::Error err = engine->invokePacked(("_mlir_ciface_" + name).str(), args);
   lastCompiledSeconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)
                             .count();
+  ::tcc::runtime::setCurrentWorkspace(nullptr);
+  workspace.endCall();
   if (err) {
     error = "invocation failed: " + llvm::toString(std::move(err));
     return failure();
   }
+  bool workspaceTooSmall = workspace.lastRequestTooLarge();
   if (int64_t status = resultStorage[0]) {
     std::vector<std::vector<int64_t>> actual;
     for (const HostTensor &t : inputs)
@@ -502,5 +510,13 @@ LogicalResult CPUExecutable::call(StringRef name,
   }
   for (int64_t p : toFree)
     ::tcc::runtime::tccFree(reinterpret_cast<void *>(p));
+  if (workspaceTooSmall) {
+    error = "the workspace passed has " +
+            std::to_string(workspace.callerBytes()) +
+            " bytes, this call needs " +
+            std::to_string(workspace.lastRequestBytes()) +
+            " (it ran on a temporary block instead)";
+    return failure();
+  }
   return success();
 }

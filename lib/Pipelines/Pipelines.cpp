@@ -108,6 +108,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls
   loops.addPass(arith::createArithExpandOpsPass(expand));
+  if (options.workspace)
+    pm.addPass(createUseWorkspacePass());
 
   // Math first: LLVM intrinsics where they exist, then libm calls (one per
   // lane: f64 erf/tanh/...) for the rest; f32 ones are polynomials by now.

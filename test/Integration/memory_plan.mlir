@@ -26,6 +26,17 @@
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=1,S=4000 --count-allocations | FileCheck %s --check-prefix=ALLOC_VIT
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=50 --count-allocations --no-parallel | FileCheck %s --check-prefix=ALLOC_VIT
 // ALLOC_VIT: heap allocations per call: 2 (results: 1)
+// With a workspace the arena is not allocated either: only the result.
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=grow --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=67108864 --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
+// WS_VIT: heap allocations per call: 1 (results: 1)
+// WS_VIT: [SUCCESS] result[0] matches the reference (2x9x768xf32)
+// A workspace smaller than the call needs: a clear error, nothing written
+// past it.
+// RUN: not tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --workspace=4096 2>&1 | FileCheck %s --check-prefix=WS_SMALL
+// WS_SMALL: tcc-run: error: the workspace passed has 4096 bytes, this call needs {{[0-9]+}} (it ran on a temporary block instead)
+// RUN: not tcc-run %examples/vit_block.mlir --random-inputs --workspace=lots 2>&1 | FileCheck %s --check-prefix=WS_BAD
+// WS_BAD: tcc-run: error: --workspace takes a byte count or 'grow', got 'lots'
 // RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=3 --count-allocations | FileCheck %s --check-prefix=ALLOC_ROBOT
 // ALLOC_ROBOT: heap allocations per call: 3 (results: 2)
 // RUN: tcc-run %examples/conv_block.mlir --random-inputs --sizes=B=2 --count-allocations | FileCheck %s --check-prefix=ALLOC_CONV

@@ -138,6 +138,13 @@ static cl::opt<bool> countAllocations(
     cl::desc("Print the compiled code's heap allocations per call (after a "
              "warm-up call): with a memory plan, one arena plus the results"),
     cl::init(false));
+static cl::opt<std::string> workspaceOpt(
+    "workspace", cl::value_desc("BYTES|grow"),
+    cl::desc("Compile so that the arena comes from a workspace instead of a "
+             "per-call allocation: BYTES, a buffer of that size tcc-run "
+             "passes (a call needing more fails with both sizes); grow, "
+             "one the executable grows once and reuses"),
+    cl::init(""));
 static cl::opt<bool> memoryReorder(
     "memory-reorder",
     cl::desc("Reorder independent ops when that lowers the arena's peak"),
@@ -296,6 +303,11 @@ int main(int argc, char **argv) {
 
   std::vector<HostTensor> results;
   std::function<LogicalResult(std::string &)> invoke;
+  struct FreeDeleter {
+    void operator()(char *p) const { std::free(p); }
+  };
+  // Declared before the executable: it must outlive it.
+  std::unique_ptr<char, FreeDeleter> callerWorkspace;
   std::unique_ptr<mlir::tcc::CPUExecutable> exe;
   if (useReference) {
     invoke = [&](std::string &error) -> LogicalResult {
@@ -319,6 +331,14 @@ int main(int argc, char **argv) {
     options.memoryReport = memoryReport;
     options.memoryPlanSvg = memoryPlanSvg;
     options.memoryReorder = memoryReorder;
+    uint64_t workspaceBytes = 0;
+    if (!workspaceOpt.empty()) {
+      options.workspace = true;
+      if (workspaceOpt != "grow" &&
+          StringRef(workspaceOpt).getAsInteger(10, workspaceBytes))
+        return fail("--workspace takes a byte count or 'grow', got '" +
+                    workspaceOpt + "'");
+    }
     // The report evaluates its byte expressions at this call's sizes: the
     // size symbols that name whole argument dims.
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
@@ -345,6 +365,13 @@ int main(int argc, char **argv) {
         bucketSpec);
     if (!exe)
       return fail(error);
+    if (workspaceBytes) {
+      // 256-byte aligned, as a GPU plan would need; freed at exit.
+      callerWorkspace.reset(static_cast<char *>(
+          std::aligned_alloc(256, (workspaceBytes + 255) / 256 * 256)));
+      exe->getWorkspace().setCallerBuffer(callerWorkspace.get(),
+                                          workspaceBytes);
+    }
     if (printLLVMDialect)
       llvm::errs() << dump << "\n";
     invoke = [&](std::string &err) {

@@ -129,6 +129,19 @@ def PlaceScratchBuffersPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def UseWorkspacePass : Pass<"tcc-use-workspace", "ModuleOp"> {
+  let summary = "Takes the arena from the caller's workspace";
+  let description = [{
+    Runs after tcc-place-scratch-buffers. The arena's allocation (the
+    `memref.alloc` marked `tcc.arena_alloc`, sized for this call's inputs)
+    becomes a call of `@tcc_workspace(bytes) -> memref<?xi8>` (C interface;
+    the runtime's, include/tcc/Runtime/Workspace.h), and its free goes: the
+    workspace belongs to the caller, so a call allocates only its results.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def StreamingStoresPass : Pass<"tcc-streaming-stores", "func::FuncOp"> {
   let summary = "Non-temporal stores for results too large to stay in cache";
   let description = [{

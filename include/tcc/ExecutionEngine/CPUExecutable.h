@@ -8,6 +8,7 @@
 #ifndef TCC_EXECUTIONENGINE_CPUEXECUTABLE_H
 #define TCC_EXECUTIONENGINE_CPUEXECUTABLE_H
 
+#include "tcc/Runtime/Workspace.h"
 #include "tcc/Analysis/ShapeGuards.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Runtime/HostTensor.h"
@@ -89,6 +90,11 @@ public:
   /// checks and the copy of the results into HostTensors).
   double getLastCompiledSeconds() const { return lastCompiledSeconds; }
 
+  /// The workspace calls take their arena from when compiled with
+  /// CPUPipelineOptions::workspace: give it a buffer with setCallerBuffer,
+  /// or leave it to grow a block of its own.
+  ::tcc::runtime::Workspace &getWorkspace() { return workspace; }
+
   /// The versions compiled for entry `name` (one without buckets).
   std::vector<const FunctionSignature *> versions(StringRef name) const;
 
@@ -103,6 +109,7 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
   double lastCompiledSeconds = 0;
   std::vector<FunctionSignature> signatures;
+  ::tcc::runtime::Workspace workspace;
 };
 
 } // namespace mlir::tcc

@@ -44,6 +44,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "memory-report",
       llvm::cl::desc("Write the memory plan (JSON) to this file; bytes are "
                      "evaluated at fusion-report-sizes")};
+  Option<bool> workspace{
+      *this, "workspace",
+      llvm::cl::desc("Take the arena from the caller's workspace "
+                     "(tcc_workspace) instead of allocating it per call"),
+      llvm::cl::init(false)};
   Option<std::string> memoryPlanSvg{
       *this, "memory-plan-svg",
       llvm::cl::desc("Draw the memory plan (SVG) to this file")};
