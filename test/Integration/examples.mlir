@@ -11,7 +11,7 @@
 // 1.3e-4 absolute (outputs ~20), ViT block 0.038 absolute (outputs ~300).
 
 // ---- RobotPolicy (B = 2, two results) ------------------------------------------------
-// RUN: tcc-opt %examples/robot_policy.mlir --fuse --plan-memory | FileCheck %s --check-prefix=ROBOT_OPT
+// RUN: tcc-opt %examples/robot_policy.mlir --fuse --plan-memory --verify-memory-plan | FileCheck %s --check-prefix=ROBOT_OPT
 // ROBOT_OPT: func.func @robot_policy
 // ROBOT_OPT: fusion.group
 // Kernel budget (issue 4): at most 5; the policy and value heads share one.
@@ -33,7 +33,7 @@
 // ROBOT_UNFUSED-COUNT-2: [SUCCESS]
 
 // ---- ResNet-style conv block (B = 2) -----------------------------------------------------
-// RUN: tcc-opt %examples/conv_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=CONV_OPT
+// RUN: tcc-opt %examples/conv_block.mlir --fuse --plan-memory --verify-memory-plan | FileCheck %s --check-prefix=CONV_OPT
 // CONV_OPT: func.func @conv_block
 // CONV_OPT: fusion.group
 // Kernel budget: at most 4 (conv+bn+relu, conv+bn+add+relu, pool).
@@ -55,7 +55,7 @@
 // CONV_UNFUSED: [SUCCESS] result[0] matches the reference (1x64x28x28xf32)
 
 // ---- ViT-B/16 encoder block (B = 1; the reference evaluator is slow) -----------------------
-// RUN: tcc-opt %examples/vit_block.mlir --fuse --plan-memory | FileCheck %s --check-prefix=VIT_OPT
+// RUN: tcc-opt %examples/vit_block.mlir --fuse --plan-memory --verify-memory-plan | FileCheck %s --check-prefix=VIT_OPT
 // VIT_OPT: func.func @vit_block
 // VIT_OPT: fusion.group
 // Kernel budget: at most 8 (LN1, QKV+bias, attention, proj+bias+residual,

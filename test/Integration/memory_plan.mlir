@@ -12,6 +12,18 @@
 // DYN5: [SUCCESS] result[0] matches the reference (5x16xf32)
 // RUN: tcc-run %s --function=multi_output --input=8x64xf32=random --check-reference --no-plan-memory | FileCheck %s --check-prefix=MULTI
 
+// The examples with and without the plan (and with the workspace): the
+// same answers as the reference evaluator.
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --dim-size=5 --check-reference --no-plan-memory | FileCheck %s --check-prefix=EX_ROBOT
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --dim-size=5 --check-reference --memory-reorder --workspace=grow | FileCheck %s --check-prefix=EX_ROBOT
+// EX_ROBOT-COUNT-2: [SUCCESS] result
+// RUN: tcc-run %examples/conv_block.mlir --random-inputs --sizes=B=1 --check-reference --rtol=1e-3 --atol=1e-3 --no-plan-memory | FileCheck %s --check-prefix=EX_CONV
+// RUN: tcc-run %examples/conv_block.mlir --random-inputs --sizes=B=1 --check-reference --rtol=1e-3 --atol=1e-3 --memory-reorder | FileCheck %s --check-prefix=EX_CONV
+// EX_CONV: [SUCCESS] result[0] matches the reference (1x64x28x28xf32)
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --check-reference --rtol=1e-3 --atol=0.1 --no-plan-memory | FileCheck %s --check-prefix=EX_VIT
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --check-reference --rtol=1e-3 --atol=0.1 --memory-reorder | FileCheck %s --check-prefix=EX_VIT
+// EX_VIT: [SUCCESS] result[0] matches the reference (2x9x768xf32)
+
 // The copy's result and the pointwise group's (in place) are one view of
 // an arena of one 64 x 128 f32 buffer; the multi-output group's first
 // result is planned too.

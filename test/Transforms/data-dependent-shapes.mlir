@@ -1,5 +1,5 @@
 // RUN: tcc-opt %s --fuse --split-input-file | FileCheck %s --check-prefix=FUSE
-// RUN: tcc-opt %s --fuse --plan-memory --split-input-file | FileCheck %s --check-prefix=PLAN
+// RUN: tcc-opt %s --fuse --plan-memory --verify-memory-plan --split-input-file | FileCheck %s --check-prefix=PLAN
 
 // mask_select and nonzero stay outside fusion groups (they lower to loops of
 // their own), and the memory plan gives their result, and everything whose

@@ -2,7 +2,7 @@
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: FileCheck %s --input-file=%t.svg --check-prefix=SVG
 // Without a binding the bytes are expressions only.
-// RUN: tcc-opt %s --fuse --symbolic-shapes --plan-memory="report-file=%t.sym.json" -o /dev/null
+// RUN: tcc-opt %s --fuse --symbolic-shapes --plan-memory="report-file=%t.sym.json" --verify-memory-plan -o /dev/null
 // RUN: FileCheck %s --input-file=%t.sym.json --check-prefix=SYM
 // The driver's flags set the same options on the pipeline's pass.
 // RUN: tcc-opt %s --tcc-to-linalg --memory-report=%t.drv.json --memory-report-sizes=B=4 -o /dev/null

@@ -1,6 +1,6 @@
-// RUN: tcc-opt %s --fuse --plan-memory --split-input-file | FileCheck %s
-// RUN: tcc-opt %s --fuse --plan-memory=alignment=128 --split-input-file | FileCheck %s --check-prefix=ALIGN128
-// RUN: tcc-opt %s --split-input-file --pass-pipeline='builtin.module(fuse,plan-memory{alignment=16})' | FileCheck %s --check-prefix=ALIGN16
+// RUN: tcc-opt %s --fuse --plan-memory --verify-memory-plan --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --fuse --plan-memory=alignment=128 --verify-memory-plan --split-input-file | FileCheck %s --check-prefix=ALIGN128
+// RUN: tcc-opt %s --split-input-file --pass-pipeline='builtin.module(fuse,plan-memory{alignment=16},func.func(verify-memory-plan))' | FileCheck %s --check-prefix=ALIGN16
 
 // Invalid alignments: plan-memory-invalid.mlir.
 

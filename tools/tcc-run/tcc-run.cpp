@@ -416,6 +416,9 @@ int main(int argc, char **argv) {
     uint64_t perCall = (::tcc::runtime::allocationCount() - before) / kCalls;
     llvm::outs() << "heap allocations per call: " << perCall << " (results: "
                  << results.size() << ")\n";
+    if (!workspaceOpt.empty())
+      llvm::outs() << "arena bytes per call: "
+                   << exe->getWorkspace().lastRequestBytes() << "\n";
   }
 
   if (benchmark > 0) {

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_PLACESCRATCHBUFFERSPASS
@@ -261,14 +262,25 @@ struct PlaceScratchBuffersPass
             return !dominance.properlyDominates(v, where);
           }))
         continue;
-      int64_t start = 0, end = 0, i = 0;
-      for (Operation &op : *block) {
-        if (&op == t->alloc.getOperation())
-          start = i;
-        for (memref::DeallocOp d : t->deallocs)
-          if (&op == d.getOperation())
-            end = std::max(end, i);
-        ++i;
+      // Live from the alloc to the last op of the block that reads or
+      // writes it, through views (the frees come late, at the block's end).
+      DenseMap<Operation *, int64_t> index;
+      int64_t i = 0;
+      for (Operation &op : *block)
+        index[&op] = i++;
+      int64_t start = index[t->alloc], end = start;
+      SmallVector<Value> work = {t->alloc.getResult()};
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        for (Operation *user : v.getUsers()) {
+          if (isa<memref::DeallocOp>(user))
+            continue;
+          if (Operation *a = block->findAncestorOpInBlock(*user))
+            end = std::max(end, index[a]);
+          if (isa<ViewLikeOpInterface>(user))
+            for (Value r : user->getResults())
+              work.push_back(r);
+        }
       }
       groups[t->dynamicFactors].push_back({t, start, end});
     }

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --fuse --plan-memory --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false | FileCheck %s
+// RUN: tcc-opt %s --fuse --plan-memory --verify-memory-plan --convert-tcc-to-linalg --tcc-lower-fusion-groups=vectorize=false | FileCheck %s
 
 // When a group is inlined, its memory plan entry (tcc.buffer) moves to the
 // op that now produces the group's result.
