@@ -285,6 +285,24 @@ func.func @erf_range(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) 
   return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
 }
 
+// exp over [-100, 100] (MathApproximations.cpp): overflow to +inf past
+// ln FLT_MAX, 0 below ln FLT_MIN, the polynomial between; long rows (4 x 16
+// chunks) and a handful of edge values with their expected results.
+// RUN: tcc-run %s --function=exp_range --input=64x4096xf32=random --check-reference | FileCheck %s --check-prefix=EXP_RANGE
+// EXP_RANGE: [SUCCESS] result[0] matches the reference (64x4096xf32)
+// RUN: tcc-run %s --function=exp_edges --input="8xf32=0 1 -1 88.7 89 -87.4 -100 10" --expected_output="8xf32=1 2.7182817 0.36787945 3.3259e38 inf 0 0 22026.465" --rtol=1e-4 | FileCheck %s --check-prefix=EXP_EDGES
+// EXP_EDGES: [SUCCESS]
+func.func @exp_range(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
+  %k = tcc.constant dense<100.0> : tensor<f32>
+  %s = tcc.mul %x, %k : (tensor<64x4096xf32>, tensor<f32>) -> tensor<64x4096xf32>
+  %0 = tcc.exp %s : (tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  return %0 : tensor<64x4096xf32>
+}
+func.func @exp_edges(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tcc.exp %x : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
 // neg/abs/relu on integers.
 // RUN: tcc-run %s --function=unary_i32 --input=4x8xi32=random --check-reference | FileCheck %s --check-prefix=UNARY_I32
 // UNARY_I32-COUNT-3: [SUCCESS] result

@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -83,9 +85,80 @@ struct ErfAsRational : OpRewritePattern<math::ErfOp> {
   }
 };
 
+/// exp(x) = 2^n * e^r with n = round(x / ln 2), |r| <= ln 2 / 2. The
+/// rounding is the 1.5 * 2^23 magic-number add, whose low mantissa bits
+/// then hold n, so 2^(n-1) is an integer add and a shift of those bits;
+/// the polynomial approximates 2 * e^r (Taylor to degree 6, relative error
+/// below 2.3e-7 on the range) so that n = 128 (x up to ln FLT_MAX) still
+/// has an exponent field. Beyond ln FLT_MAX the result is +inf, below
+/// ln FLT_MIN it is 0 (results under about 1.7e-38 flush to zero); NaN
+/// stays NaN.
+struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Type intType = rewriter.getI32Type();
+    if (auto vec = dyn_cast<VectorType>(type))
+      intType = vec.clone(rewriter.getI32Type());
+    auto intSplat = [&](int32_t v) -> Value {
+      auto attr = rewriter.getI32IntegerAttr(v);
+      if (auto vec = dyn_cast<VectorType>(intType))
+        return arith::ConstantOp::create(rewriter, loc, vec,
+                                         DenseElementsAttr::get(vec, attr));
+      return arith::ConstantOp::create(rewriter, loc, attr);
+    };
+    const float magic = 12582912.0f; // 1.5 * 2^23
+    Value t = math::FmaOp::create(rewriter, loc, x,
+                                  splat(rewriter, loc, type, 1.44269504f),
+                                  splat(rewriter, loc, type, magic));
+    Value n = arith::SubFOp::create(rewriter, loc, t,
+                                    splat(rewriter, loc, type, magic));
+    // r = x - n * ln 2 in two steps (Cody-Waite): ln 2 = hi + lo.
+    Value r = math::FmaOp::create(rewriter, loc, n,
+                                  splat(rewriter, loc, type, -0.693359375f), x);
+    r = math::FmaOp::create(rewriter, loc, n,
+                            splat(rewriter, loc, type, 2.12194440e-4f), r);
+    // 2 * e^r, highest power first.
+    static constexpr float kTwiceTaylor[] = {
+        2.0f / 720, 2.0f / 120, 2.0f / 24, 2.0f / 6, 2.0f / 2, 2.0f, 2.0f};
+    Value p = horner(rewriter, loc, r, kTwiceTaylor);
+    // 2^(n-1): the low bits of t are n (two's complement), so
+    // (bits(t) + 126) << 23 is the exponent field of 2^(n-1); the magic's
+    // own bits shift out.
+    Value bits = arith::BitcastOp::create(rewriter, loc, intType, t);
+    Value field = arith::ShLIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, intSplat(126)),
+        intSplat(23));
+    Value scale = arith::BitcastOp::create(rewriter, loc, type, field);
+    Value result = arith::MulFOp::create(rewriter, loc, p, scale);
+    // Out of range (and +-inf): the limits. NaN compares false: kept.
+    Value over = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT, x,
+        splat(rewriter, loc, type, 88.7228317f));
+    result = arith::SelectOp::create(
+        rewriter, loc, over,
+        splat(rewriter, loc, type, std::numeric_limits<float>::infinity()),
+        result);
+    Value under = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OLT, x,
+        splat(rewriter, loc, type, -87.3365479f));
+    result = arith::SelectOp::create(rewriter, loc, under,
+                                     splat(rewriter, loc, type, 0.0f), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tcc::populateTCCMathApproximationPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ErfAsRational>(patterns.getContext(), /*benefit=*/2);
+  patterns.add<ErfAsRational, ExpAsScaledPolynomial>(patterns.getContext(),
+                                                     /*benefit=*/2);
 }

@@ -34,13 +34,36 @@ func.func @erf_scalar_f32(%x: f32) -> f32 {
   return %0 : f32
 }
 
+// f32 exp: 2^n * e^r with n from the magic-number rounding, 2^(n-1) built
+// from its bits, a degree-6 polynomial for 2 * e^r, then +inf above
+// ln FLT_MAX and 0 below ln FLT_MIN (ordered compares: NaN stays NaN).
+// CHECK-LABEL: func.func @exp_f32
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
+//   CHECK-NOT:   math.exp
+//       CHECK:   %[[T:.+]] = math.fma %[[X]], %{{.+}}, %{{.+}} : vector<16xf32>
+//       CHECK:   arith.subf %[[T]]
+//  CHECK-COUNT-8:   math.fma
+//       CHECK:   %[[BITS:.+]] = arith.bitcast %[[T]] : vector<16xf32> to vector<16xi32>
+//       CHECK:   arith.addi %[[BITS]]
+//       CHECK:   arith.shli
+//       CHECK:   arith.cmpf ogt, %[[X]]
+//       CHECK:   arith.cmpf olt, %[[X]]
+//   CHECK-NOT:   math.exp
+//       CHECK:   return
+func.func @exp_f32(%x: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.exp %x : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
 // -----
 
-// Other element types are not rewritten by this pattern: f64 erf stays (a
-// libm call later).
+// Other element types are not rewritten by these patterns: f64 erf and exp
+// stay (a libm call and an LLVM intrinsic later).
 // CHECK-LABEL: func.func @erf_f64
 //       CHECK:   math.erf %{{.+}} : vector<4xf64>
-func.func @erf_f64(%x: vector<4xf64>) -> vector<4xf64> {
+//       CHECK:   math.exp %{{.+}} : vector<4xf64>
+func.func @erf_f64(%x: vector<4xf64>) -> (vector<4xf64>, vector<4xf64>) {
   %0 = math.erf %x : vector<4xf64>
-  return %0 : vector<4xf64>
+  %1 = math.exp %x : vector<4xf64>
+  return %0, %1 : vector<4xf64>, vector<4xf64>
 }
