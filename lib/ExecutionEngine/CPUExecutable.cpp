@@ -234,20 +234,11 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
-  // Specialization is done: the pipeline runs on the specialized module.
+  // Specialization is done: the pipeline runs on the specialized module,
+  // with every other option as given.
   CPUPipelineOptions rest;
-  rest.fuse = options.fuse;
-  rest.planMemory = options.planMemory;
-  rest.parallel = options.parallel;
-  rest.vectorize = options.vectorize;
-  rest.fusionTarget = options.fusionTarget;
-  rest.fusionReport = options.fusionReport;
-  rest.fusionDot = options.fusionDot;
-  rest.fusionReportSizes = options.fusionReportSizes;
-  rest.memoryReorder = options.memoryReorder;
-  rest.workspace = options.workspace;
-  rest.memoryReport = options.memoryReport;
-  rest.memoryPlanSvg = options.memoryPlanSvg;
+  rest.copyOptionValuesFrom(options);
+  rest.specialize.clear();
   PassManager pm(ctx);
   buildCPUPipeline(pm, rest);
   if (failed(pm.run(*lowered))) {

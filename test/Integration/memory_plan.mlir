@@ -41,6 +41,11 @@
 // With a workspace the arena is not allocated either: only the result.
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=grow --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=67108864 --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
+// A static compile (the arena's size a constant) takes the workspace too,
+// and so does a compile without a plan (the scratch pass's own arena).
+// RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --specialize=B=2,S=9 --count-allocations --workspace=grow --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=2 --no-plan-memory --count-allocations --workspace=grow --check-reference | FileCheck %s --check-prefix=WS_ROBOT
+// WS_ROBOT: heap allocations per call: 2 (results: 2)
 // WS_VIT: heap allocations per call: 1 (results: 1)
 // WS_VIT: [SUCCESS] result[0] matches the reference (2x9x768xf32)
 // A workspace smaller than the call needs: a clear error, nothing written
@@ -61,13 +66,13 @@
 
 // RUN: tcc-opt %s --tcc-to-linalg | FileCheck %s --check-prefix=PLANNED
 // PLANNED-LABEL: func.func @in_place_chain
-//       PLANNED:   %[[ARENA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32768xi8>
+//       PLANNED:   %[[ARENA:.+]] = memref.alloc() {alignment = 64 : i64, tcc.arena_alloc} : memref<32768xi8>
 //       PLANNED:   %[[VIEW:.+]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<32768xi8> to memref<64x128xf32>
 //   PLANNED-NOT:   memref.view
 //   PLANNED-NOT:   memref.alloc
 //       PLANNED:   return
 // PLANNED-LABEL: func.func @multi_output
-//       PLANNED:   memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+//       PLANNED:   memref.alloc() {alignment = 64 : i64, tcc.arena_alloc} : memref<2048xi8>
 
 func.func @in_place_chain(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %0 = fusion.group "copy"(%x : tensor<64x128xf32>) -> tensor<64x128xf32> {

@@ -139,7 +139,8 @@ def UseWorkspacePass : Pass<"tcc-use-workspace", "ModuleOp"> {
     workspace belongs to the caller, so a call allocates only its results.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def StreamingStoresPass : Pass<"tcc-streaming-stores", "func::FuncOp"> {

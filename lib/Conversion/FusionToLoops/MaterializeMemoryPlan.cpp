@@ -12,7 +12,9 @@
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Transforms/MemoryPlan.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_MATERIALIZEMEMORYPLANPASS
@@ -95,6 +97,8 @@ struct MaterializeMemoryPlanPass
     }
     SmallVector<Value> scales, bases;
     Value total = arith::ConstantIndexOp::create(b, loc, 0);
+    // The total when every scale is a constant (no size symbols).
+    std::optional<int64_t> staticTotal = 0;
     for (Attribute r : regions) {
       auto region = cast<DictionaryAttr>(r);
       auto text = region.getAs<StringAttr>("scale");
@@ -108,6 +112,11 @@ struct MaterializeMemoryPlanPass
             << text << (error.empty() ? " uses an undefined symbol" : ": " + error);
         return signalPassFailure();
       }
+      int64_t regionSize = region.getAs<IntegerAttr>("size").getInt();
+      if (auto c = dyn_cast<AffineConstantExpr>(*expr); c && staticTotal)
+        *staticTotal += c.getValue() * regionSize;
+      else
+        staticTotal = std::nullopt;
       Value scale = affine::AffineApplyOp::create(
           b, loc, AffineMap::get(0, names.size(), *expr), symValues);
       scales.push_back(scale);
@@ -118,10 +127,23 @@ struct MaterializeMemoryPlanPass
               b, loc, region.getAs<IntegerAttr>("size").getInt()));
       total = arith::AddIOp::create(b, loc, total, size);
     }
-    auto arenaType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    // A static arena is allocated static: the canonicalizer would rewrite a
+    // dynamic alloc of a constant size and drop its marker.
+    if (!staticTotal) {
+      // Sizes read from static dims (a specialized compile) fold later.
+      FailureOr<int64_t> known = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(total));
+      if (succeeded(known))
+        staticTotal = *known;
+    }
+    auto arenaType = MemRefType::get(
+        {staticTotal ? *staticTotal : ShapedType::kDynamic}, b.getI8Type());
     auto arenaAlloc = memref::AllocOp::create(
-        b, loc, arenaType, ValueRange{total}, b.getI64IntegerAttr(alignment));
-    // tcc-place-scratch-buffers appends the groups' own large temporaries.
+        b, loc, arenaType,
+        staticTotal ? ValueRange{} : ValueRange{total},
+        b.getI64IntegerAttr(alignment));
+    // tcc-place-scratch-buffers appends the groups' own large temporaries,
+    // tcc-use-workspace takes it from the caller.
     arenaAlloc->setAttr(kArenaAllocAttr, b.getUnitAttr());
     Value arena = arenaAlloc;
 

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -248,13 +249,24 @@ struct PlaceScratchBuffersPass
     // Without the plan's arena, one of their own goes before the first of
     // them.
     Operation *first = nullptr;
-    if (!arena || arena.getDynamicSizes().size() != 1)
+    if (!arena)
       for (Temporary *t : temps)
         if (!first || t->alloc->isBeforeInBlock(first))
           first = t->alloc;
-    Operation *where = arena && arena.getDynamicSizes().size() == 1
-                           ? arena.getOperation()
-                           : first;
+    Operation *where = arena ? arena.getOperation() : first;
+    // A size read after the first temporary (a dim of an argument) moves up
+    // when it can: pure, its operands known there.
+    if (!arena)
+      for (Temporary *t : temps)
+        for (Value v : t->dynamicFactors) {
+          Operation *def = v.getDefiningOp();
+          if (def && def->getBlock() == block && where->isBeforeInBlock(def) &&
+              isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
+              llvm::all_of(def->getOperands(), [&](Value operand) {
+                return dominance.properlyDominates(operand, where);
+              }))
+            def->moveBefore(where);
+        }
     llvm::MapVector<SmallVector<Value>, SmallVector<Span>> groups;
     for (Temporary *t : temps) {
       // The factors must be known where the arena is allocated.
@@ -291,9 +303,13 @@ struct PlaceScratchBuffersPass
     Value total, buffer;
     OpBuilder b(func.getContext());
     memref::AllocOp own;
-    if (arena && arena.getDynamicSizes().size() == 1) {
+    if (arena) {
       b.setInsertionPoint(arena);
-      total = arena.getDynamicSizes()[0];
+      total = arena.getDynamicSizes().empty()
+                  ? arith::ConstantIndexOp::create(
+                        b, loc, arena.getType().getNumElements())
+                        .getResult()
+                  : arena.getDynamicSizes()[0];
     } else {
       b.setInsertionPoint(first);
       total = arith::ConstantIndexOp::create(b, loc, 0);
@@ -337,13 +353,26 @@ struct PlaceScratchBuffersPass
           arith::MulIOp::create(b, loc, scale,
                                 arith::ConstantIndexOp::create(b, loc, units)));
     }
-    if (arena && arena.getDynamicSizes().size() == 1) {
+    auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    if (arena && !arena.getDynamicSizes().empty()) {
       arena.getDynamicSizesMutable().assign(total);
       buffer = arena;
+    } else if (arena) {
+      // A static arena: a dynamic one of the grown size in its place (its
+      // users, views and its free, take any i8 buffer).
+      auto grown = memref::AllocOp::create(b, loc, type, ValueRange{total},
+                                           ValueRange{}, arena.getAlignmentAttr());
+      grown->setAttrs(arena->getAttrs());
+      grown.getDynamicSizesMutable().assign(total);
+      for (OpOperand &use : llvm::make_early_inc_range(arena->getUses()))
+        use.set(grown);
+      arena->erase();
+      buffer = grown;
     } else {
-      auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
       own = memref::AllocOp::create(b, loc, type, ValueRange{total},
                                     ValueRange{}, b.getI64IntegerAttr(kAlign));
+      // The arena of this call from now on (tcc-use-workspace finds it).
+      own->setAttr(tcc::kArenaAllocAttr, b.getUnitAttr());
       buffer = own;
       OpBuilder end(block->getTerminator());
       memref::DeallocOp::create(end, loc, own);

@@ -7,6 +7,7 @@
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/MemoryPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -29,7 +30,7 @@ struct UseWorkspacePass : tcc::impl::UseWorkspacePassBase<UseWorkspacePass> {
     ModuleOp module = getOperation();
     SmallVector<memref::AllocOp> arenas;
     module.walk([&](memref::AllocOp a) {
-      if (a->hasAttr(tcc::kArenaAllocAttr) && a.getDynamicSizes().size() == 1)
+      if (a->hasAttr(tcc::kArenaAllocAttr) && a.getType().getRank() == 1)
         arenas.push_back(a);
     });
     if (arenas.empty())
@@ -51,15 +52,20 @@ struct UseWorkspacePass : tcc::impl::UseWorkspacePassBase<UseWorkspacePass> {
     }
     for (memref::AllocOp a : arenas) {
       OpBuilder b(a);
-      Value bytes = a.getDynamicSizes()[0];
+      Value bytes = a.getDynamicSizes().empty()
+                        ? arith::ConstantIndexOp::create(
+                              b, a.getLoc(), a.getType().getNumElements())
+                              .getResult()
+                        : a.getDynamicSizes()[0];
       auto call = func::CallOp::create(b, a.getLoc(), decl, ValueRange{bytes});
       Value buffer = call.getResult(0);
       // The workspace outlives the call: no free.
       for (Operation *user : llvm::make_early_inc_range(a->getUsers()))
         if (isa<memref::DeallocOp>(user))
           user->erase();
-      // Views need the arena's static type (memref<?xi8>): it is.
-      a->replaceAllUsesWith(ValueRange{buffer});
+      // The arena's users (views) take any i8 buffer.
+      for (OpOperand &use : llvm::make_early_inc_range(a->getUses()))
+        use.set(buffer);
       a->erase();
     }
   }
