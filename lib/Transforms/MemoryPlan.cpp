@@ -86,6 +86,12 @@ bool mlir::tcc::mayWriteInPlace(Operation *op, unsigned operandIndex) {
   if (!group || group.getKind() != "pointwise" || group->getNumResults() != 1 ||
       operandIndex >= group->getNumOperands())
     return false;
+  // The same buffer passed again (itself or a view) would be read through
+  // the other argument after it is overwritten.
+  Value buffer = getBufferRoot(group->getOperand(operandIndex));
+  for (auto [j, other] : llvm::enumerate(group->getOperands()))
+    if (j != operandIndex && getBufferRoot(other) == buffer)
+      return false;
   auto in = dyn_cast<RankedTensorType>(group->getOperand(operandIndex).getType());
   auto out = dyn_cast<RankedTensorType>(group->getResult(0).getType());
   if (!in || !out || in.getShape() != out.getShape() ||

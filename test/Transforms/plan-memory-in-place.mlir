@@ -99,6 +99,35 @@ func.func @not_in_place(%x: tensor<64xf32>, %y: tensor<8x64xf32>, %d: tensor<?xf
 
 // -----
 
+// Not in place: the buffer comes in twice, once through a reshape (a view)
+// that a broadcast reads at other positions.
+// CHECK-LABEL: func.func @passed_twice
+//       CHECK:   fusion.group "pointwise"{{.*}}tcc.buffer = {offset = {{[0-9]+}} : i64, region = 0 : i64, size = 64 : i64}}
+//   CHECK-NOT:   in_place =
+//       CHECK:   return
+func.func @passed_twice(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = fusion.group "copy"(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %t = tcc.transpose %a {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    fusion.yield %t : tensor<4x4xf32>
+  }
+  %r = tcc.reshape %0 {shape = array<i64: 16>} : (tensor<4x4xf32>) -> tensor<16xf32>
+  %s = tcc.slice %r {starts = array<i64: 0>, ends = array<i64: 4>, steps = array<i64: 1>} : (tensor<16xf32>) -> tensor<4xf32>
+  %1 = fusion.group "pointwise"(%0, %s : tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4xf32>):
+    %m = tcc.mul %a, %b : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+    fusion.yield %m : tensor<4x4xf32>
+  }
+  %2 = fusion.group "copy"(%1 : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %t = tcc.transpose %a {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    fusion.yield %t : tensor<4x4xf32>
+  }
+  return %2 : tensor<4x4xf32>
+}
+
+// -----
+
 // Dynamic sizes: the pointwise group over [B, 16] overwrites its input of
 // the same size expression; a scalar broadcast operand cannot stretch it.
 // CHECK-LABEL: func.func @dynamic_in_place

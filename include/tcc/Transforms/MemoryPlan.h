@@ -61,8 +61,9 @@ BufferLiveness computeBufferLiveness(Block &block);
 /// Whether the single result of `op` (a top-level op) may be written into
 /// the buffer of its input `operandIndex` when that input dies at `op`:
 /// `op` is a pointwise fusion group with one result of the same byte size,
-/// and inside it the input flows only through elementwise ops of its own
-/// shape into the result. Then result element i depends on input element i
+/// the input's buffer is not passed to it a second time, and inside it the
+/// input flows only through elementwise ops of its own shape into the
+/// result. Then result element i depends on input element i
 /// alone and on no other input element, so however the group is tiled or
 /// vectorized, input element i is read before result element i is written
 /// and never read after.
