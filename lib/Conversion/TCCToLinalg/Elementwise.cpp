@@ -110,7 +110,7 @@ Value scalar(CastOp, OpBuilder &, Location, ValueRange a) { return a[0]; }
 
 Value gelu(GeluOp op, OpBuilder &b, Location l, ValueRange a) {
   Value x = a[0];
-  Value half = c(b, l, x, 0.5), one = c(b, l, x, 1.0);
+  Value half = c(b, l, x, 0.5);
   Value inner;
   if (op.getApproximate() == "tanh") {
     Value x3 = arith::MulFOp::create(
@@ -124,9 +124,9 @@ Value gelu(GeluOp op, OpBuilder &b, Location l, ValueRange a) {
     inner = math::ErfOp::create(
         b, l, arith::MulFOp::create(b, l, x, c(b, l, x, M_SQRT1_2)));
   }
-  Value factor = arith::MulFOp::create(
-      b, l, half, arith::AddFOp::create(b, l, one, inner));
-  return arith::MulFOp::create(b, l, x, factor);
+  // x/2 * (1 + inner) as one FMA: x/2 * inner + x/2.
+  Value halfX = arith::MulFOp::create(b, l, x, half);
+  return math::FmaOp::create(b, l, halfX, inner, halfX);
 }
 
 /// Lowers any elementwise op whose scalar form is `scalar(OpTy, ...)`.
