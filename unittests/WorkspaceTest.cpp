@@ -33,6 +33,20 @@ TEST(Workspace, CallerBufferWhenLargeEnough) {
   setCurrentWorkspace(nullptr);
 }
 
+TEST(Workspace, CallerBufferStartsAtA64ByteBoundary) {
+  alignas(64) static char buffer[4096];
+  Workspace ws;
+  ws.setCallerBuffer(buffer + 8, 1000);
+  EXPECT_EQ(ws.callerBytes(), 1000u - 56);
+  setCurrentWorkspace(&ws);
+  ws.beginCall();
+  ByteMemRef m = request(900);
+  EXPECT_EQ(m.aligned, reinterpret_cast<int8_t *>(buffer + 64));
+  EXPECT_FALSE(ws.lastRequestTooLarge());
+  ws.endCall();
+  setCurrentWorkspace(nullptr);
+}
+
 TEST(Workspace, TooSmallCallerBufferIsNeverOverrun) {
   alignas(64) static char buffer[256];
   Workspace ws;

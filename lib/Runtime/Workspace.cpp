@@ -20,8 +20,18 @@ Workspace::~Workspace() {
 }
 
 void Workspace::setCallerBuffer(void *ptr, size_t bytes) {
-  callerPtr = ptr;
-  callerSize = ptr ? bytes : 0;
+  // Compiled code may use aligned (and non-temporal) vector stores into the
+  // arena: start at the first 64-byte boundary of the buffer.
+  auto address = reinterpret_cast<uintptr_t>(ptr);
+  uintptr_t aligned = (address + 63) & ~uintptr_t(63);
+  size_t skipped = aligned - address;
+  if (!ptr || skipped > bytes) {
+    callerPtr = nullptr;
+    callerSize = 0;
+    return;
+  }
+  callerPtr = reinterpret_cast<void *>(aligned);
+  callerSize = bytes - skipped;
 }
 
 void Workspace::beginCall() {

@@ -315,7 +315,11 @@ bool PlanMemoryPass::reorderForPeak(func::FuncOp func,
           def = def->getParentOp();
         if (def && def != op && def->getBlock() == &block)
           producers.insert(def);
-        read.insert(getBufferRoot(v));
+        // Only buffers of this block (not values inside the op).
+        Value root = getBufferRoot(v);
+        if (Operation *rootDef = root.getDefiningOp())
+          if (rootDef->getBlock() == &block)
+            read.insert(root);
       }
     });
     pendingProducers[op] = producers.size();

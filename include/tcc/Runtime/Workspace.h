@@ -27,8 +27,9 @@ public:
   Workspace &operator=(const Workspace &) = delete;
   ~Workspace();
 
-  /// Uses the caller's `bytes` at `ptr` (not owned; 64-byte aligned) from
-  /// now on; nullptr goes back to a block of the workspace's own.
+  /// Uses the caller's `bytes` at `ptr` (not owned) from now on, from its
+  /// first 64-byte boundary (callerBytes() says what is left); nullptr goes
+  /// back to a block of the workspace's own.
   void setCallerBuffer(void *ptr, size_t bytes);
   size_t callerBytes() const { return callerSize; }
 
