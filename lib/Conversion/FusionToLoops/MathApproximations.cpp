@@ -17,13 +17,18 @@ using namespace mlir;
 
 namespace {
 
-/// A splat constant of `type` (f32 or a vector of f32).
-Value splat(OpBuilder &b, Location loc, Type type, float value) {
-  auto attr = b.getF32FloatAttr(value);
+/// `attr` as a constant of `type`: the scalar, or its splat when `type` is
+/// a vector.
+Value splatOf(OpBuilder &b, Location loc, Type type, TypedAttr attr) {
   if (auto vec = dyn_cast<VectorType>(type))
     return arith::ConstantOp::create(b, loc, vec,
                                      DenseElementsAttr::get(vec, attr));
   return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// A splat f32 constant of `type` (f32 or a vector of f32).
+Value splat(OpBuilder &b, Location loc, Type type, float value) {
+  return splatOf(b, loc, type, b.getF32FloatAttr(value));
 }
 
 /// clamp(x, lo, hi) as compare + select with unordered predicates, so a NaN
@@ -106,12 +111,8 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
     Type intType = rewriter.getI32Type();
     if (auto vec = dyn_cast<VectorType>(type))
       intType = vec.clone(rewriter.getI32Type());
-    auto intSplat = [&](int32_t v) -> Value {
-      auto attr = rewriter.getI32IntegerAttr(v);
-      if (auto vec = dyn_cast<VectorType>(intType))
-        return arith::ConstantOp::create(rewriter, loc, vec,
-                                         DenseElementsAttr::get(vec, attr));
-      return arith::ConstantOp::create(rewriter, loc, attr);
+    auto intSplat = [&](int32_t v) {
+      return splatOf(rewriter, loc, intType, rewriter.getI32IntegerAttr(v));
     };
     const float magic = 12582912.0f; // 1.5 * 2^23
     Value t = math::FmaOp::create(rewriter, loc, x,
