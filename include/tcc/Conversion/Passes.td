@@ -170,21 +170,29 @@ def StreamingStoresPass : Pass<"tcc-streaming-stores", "func::FuncOp"> {
 }
 
 def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
-  let summary = "Software prefetch of the next rows in row loops";
+  let summary = "Software prefetch of the next tile's rows in row loops";
   let description = [{
-    A row loop of a group (the `tcc.parallel` tile loop) that reads a whole
-    row of an input per iteration (a subview `[iv, c]` of size `[1, N]`,
-    N >= 256) reads it in several passes (max, exp-sum, normalize): the
-    first waits on memory while the others compute. Prefetching the row
-    `distance` iterations ahead (`memref.prefetch`, one per cache line) lets
-    the memory system fetch it meanwhile. Loops that write with streaming
-    stores (tcc-streaming-stores) are left alone: there the prefetches
-    compete with the stores for the line-fill buffers and made a
-    16384 x 4096 softmax slower, not faster.
+    A row loop of a group (the `tcc.parallel` tile loop) reads a tile of
+    rows of an input per iteration (a subview `[iv, c] [R, N]`, rows of at
+    least 1 KiB), often in several passes (max, exp-sum, normalize): the
+    first waits on memory while the others compute, and the hardware
+    prefetcher of a virtual machine does not run far enough ahead to hide
+    it. This pass prefetches the tile `distance` iterations ahead
+    (`memref.prefetch`, one per cache line), interleaved with a column loop
+    over the tile: each iteration of the loop over columns `[j, j + step)`
+    prefetches the same columns of the next tile's rows, so memory and
+    arithmetic overlap. Rows are clamped to the last row of the buffer, so
+    no address leaves it. By default only the first column loop over the
+    tile prefetches; `every-pass` adds them to every pass. A tile read
+    without such a loop is prefetched at the top of the iteration.
   }];
   let options = [
-    Option<"distance", "distance", "int64_t", /*default=*/"2",
-           "How many iterations ahead to prefetch">
+    Option<"distance", "distance", "int64_t", /*default=*/"1",
+           "How many tiles ahead to prefetch">,
+    Option<"locality", "locality", "uint32_t", /*default=*/"2",
+           "Cache level hint: 3 = all levels (prefetcht0), 2 = L2 (prefetcht1), 1 = L3, 0 = non-temporal">,
+    Option<"everyPass", "every-pass", "bool", /*default=*/"false",
+           "Prefetch in every column loop over the tile, not only the first">
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",

@@ -360,10 +360,10 @@ struct PlaceScratchBuffersPass
     } else if (arena) {
       // A static arena: a dynamic one of the grown size in its place (its
       // users, views and its free, take any i8 buffer).
-      auto grown = memref::AllocOp::create(b, loc, type, ValueRange{total},
-                                           ValueRange{}, arena.getAlignmentAttr());
-      grown->setAttrs(arena->getAttrs());
-      grown.getDynamicSizesMutable().assign(total);
+      auto grown =
+          memref::AllocOp::create(b, loc, type, ValueRange{total},
+                                  ValueRange{}, arena.getAlignmentAttr());
+      grown->setDiscardableAttrs(arena->getDiscardableAttrDictionary());
       for (OpOperand &use : llvm::make_early_inc_range(arena->getUses()))
         use.set(grown);
       arena->erase();

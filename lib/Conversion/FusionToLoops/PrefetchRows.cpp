@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_PREFETCHROWSPASS
@@ -21,31 +23,69 @@ using namespace mlir;
 
 namespace {
 
+constexpr int64_t kLineBytes = 64;
+
 /// A row loop: the `tcc.parallel` tile loop, still an scf.for (serial
 /// builds) or already a one-dimensional scf.parallel.
 struct RowLoop {
   Operation *op;
   Block *body;
-  Value iv, step, upper;
+  Value iv, step;
 };
 
 std::optional<RowLoop> asRowLoop(Operation *op) {
   if (auto f = dyn_cast<scf::ForOp>(op))
     if (f->hasAttr(tcc::kParallelLoopAttr))
-      return RowLoop{op, f.getBody(), f.getInductionVar(), f.getStep(),
-                     f.getUpperBound()};
+      return RowLoop{op, f.getBody(), f.getInductionVar(), f.getStep()};
   if (auto p = dyn_cast<scf::ParallelOp>(op))
     if (p.getNumLoops() == 1)
-      return RowLoop{op, p.getBody(), p.getInductionVars()[0], p.getStep()[0],
-                     p.getUpperBound()[0]};
+      return RowLoop{op, p.getBody(), p.getInductionVars()[0], p.getStep()[0]};
   return std::nullopt;
 }
 
-/// The row subviews `[iv, c] [1, N]` (N >= 256) of memrefs defined outside
-/// `loop`.
-SmallVector<memref::SubViewOp> rowSubviews(const RowLoop &loop) {
-  Value iv = loop.iv;
-  SmallVector<memref::SubViewOp> rows;
+/// The rows a tile loop iteration reads: a subview `[iv, c] [rows, cols]`
+/// of a 2-D memref defined outside the loop, with constant `rows`, `c` and
+/// `cols` (at least 1 KiB per row: shorter rows are not worth a prefetch).
+struct TileRows {
+  Operation *view;
+  Value source;
+  int64_t rows, firstCol, cols, elementBytes;
+};
+
+/// The memref `v` views, through subviews and casts.
+Value viewRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      v = cast.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Whether anything in `loop` writes to `source`: prefetching the rows a
+/// loop writes (with streaming stores, above all) only adds traffic.
+bool writtenIn(Operation *loop, Value source) {
+  Value root = viewRoot(source);
+  WalkResult result = loop->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list)
+      if (isa<MemoryEffects::Write>(e.getEffect()) && e.getValue() &&
+          viewRoot(e.getValue()) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+SmallVector<TileRows> tileRows(const RowLoop &loop) {
+  SmallVector<TileRows> tiles;
   for (Operation &op : loop.body->without_terminator()) {
     auto sv = dyn_cast<memref::SubViewOp>(op);
     if (!sv || sv.getSourceType().getRank() != 2 ||
@@ -54,18 +94,110 @@ SmallVector<memref::SubViewOp> rowSubviews(const RowLoop &loop) {
       continue;
     SmallVector<OpFoldResult> offsets = sv.getMixedOffsets();
     SmallVector<OpFoldResult> sizes = sv.getMixedSizes();
-    std::optional<int64_t> rowsInTile = getConstantIntValue(sizes[0]);
+    std::optional<int64_t> rows = getConstantIntValue(sizes[0]);
     std::optional<int64_t> cols = getConstantIntValue(sizes[1]);
-    if (dyn_cast<Value>(offsets[0]) != iv || !rowsInTile || *rowsInTile != 1 ||
-        !cols || *cols < 256 || !getConstantIntValue(offsets[1]))
+    std::optional<int64_t> firstCol = getConstantIntValue(offsets[1]);
+    int64_t bytes = std::max<int64_t>(
+        1, sv.getSourceType().getElementTypeBitWidth() / 8);
+    if (dyn_cast<Value>(offsets[0]) != loop.iv || !rows || !cols ||
+        !firstCol || *cols * bytes < 1024 ||
+        writtenIn(loop.op, sv.getSource()))
       continue;
-    rows.push_back(sv);
+    tiles.push_back({sv, sv.getSource(), *rows, *firstCol, *cols, bytes});
   }
-  return rows;
+  return tiles;
+}
+
+/// A column loop over `tile`: an scf.for inside the row loop whose
+/// induction variable is the column offset of a read of the tile (a
+/// subview `[0, j]` or a vector read at `[k, j]`), stepping by at least a
+/// cache line.
+bool isColumnLoopOf(scf::ForOp col, const TileRows &tile) {
+  std::optional<int64_t> step = getConstantIntValue(col.getStep());
+  if (!step || *step * tile.elementBytes < kLineBytes)
+    return false;
+  Value j = col.getInductionVar();
+  for (Operation *user : tile.view->getUsers()) {
+    if (!col->isProperAncestor(user))
+      continue;
+    if (auto sv = dyn_cast<memref::SubViewOp>(user))
+      if (dyn_cast<Value>(sv.getMixedOffsets()[1]) == j)
+        return true;
+    if (auto read = dyn_cast<vector::TransferReadOp>(user))
+      if (read.getIndices()[1] == j)
+        return true;
+    if (auto load = dyn_cast<vector::LoadOp>(user))
+      if (load.getIndices()[1] == j)
+        return true;
+  }
+  return false;
 }
 
 struct PrefetchRowsPass : tcc::impl::PrefetchRowsPassBase<PrefetchRowsPass> {
   using Base::Base;
+
+  /// Rows `iv + distance * step + k` (k < tile.rows) of the tile's source,
+  /// clamped to its last row so that no address leaves the buffer.
+  SmallVector<Value> nextRows(OpBuilder &b, Location loc, const RowLoop &loop,
+                              const TileRows &tile) {
+    Value source = tile.source;
+    Value last = arith::SubIOp::create(
+        b, loc, memref::DimOp::create(b, loc, source, 0),
+        arith::ConstantIndexOp::create(b, loc, 1));
+    Value ahead = arith::AddIOp::create(
+        b, loc, loop.iv,
+        arith::MulIOp::create(
+            b, loc, loop.step,
+            arith::ConstantIndexOp::create(b, loc, distance)));
+    SmallVector<Value> rows;
+    for (int64_t k = 0; k < tile.rows; ++k) {
+      Value row = arith::AddIOp::create(
+          b, loc, ahead, arith::ConstantIndexOp::create(b, loc, k));
+      rows.push_back(arith::MinSIOp::create(b, loc, row, last));
+    }
+    return rows;
+  }
+
+  /// One prefetch per cache line of the next tile's columns `[j, j + step)`
+  /// in each iteration of `col`, so that memory works while the loop
+  /// computes.
+  void interleave(const RowLoop &loop, const TileRows &tile, scf::ForOp col) {
+    OpBuilder b(col);
+    Location loc = col.getLoc();
+    SmallVector<Value> rows = nextRows(b, loc, loop, tile);
+    int64_t step = *getConstantIntValue(col.getStep());
+    int64_t lineElements = kLineBytes / tile.elementBytes;
+    b.setInsertionPointToStart(col.getBody());
+    for (Value row : rows)
+      for (int64_t e = 0; e < step; e += lineElements) {
+        Value column = arith::AddIOp::create(
+            b, loc, col.getInductionVar(),
+            arith::ConstantIndexOp::create(b, loc, tile.firstCol + e));
+        memref::PrefetchOp::create(b, loc, tile.source, ValueRange{row, column},
+                                   /*isWrite=*/false, locality,
+                                   /*isDataCache=*/true);
+      }
+  }
+
+  /// A tile without a column loop: the next tile's lines all at once, at
+  /// the top of the iteration.
+  void upFront(const RowLoop &loop, const TileRows &tile) {
+    OpBuilder b = OpBuilder::atBlockBegin(loop.body);
+    Location loc = loop.op->getLoc();
+    SmallVector<Value> rows = nextRows(b, loc, loop, tile);
+    for (Value row : rows) {
+      auto lines = scf::ForOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, tile.firstCol),
+          arith::ConstantIndexOp::create(b, loc, tile.firstCol + tile.cols),
+          arith::ConstantIndexOp::create(b, loc,
+                                         kLineBytes / tile.elementBytes));
+      OpBuilder inner = OpBuilder::atBlockBegin(lines.getBody());
+      memref::PrefetchOp::create(inner, loc, tile.source,
+                                 ValueRange{row, lines.getInductionVar()},
+                                 /*isWrite=*/false, locality,
+                                 /*isDataCache=*/true);
+    }
+  }
 
   void runOnOperation() override {
     SmallVector<RowLoop> loops;
@@ -74,35 +206,26 @@ struct PrefetchRowsPass : tcc::impl::PrefetchRowsPassBase<PrefetchRowsPass> {
         loops.push_back(*loop);
     });
     for (const RowLoop &loop : loops) {
-      bool streams = false;
-      loop.op->walk(
-          [&](vector::StoreOp store) { streams |= store.getNontemporal(); });
-      SmallVector<memref::SubViewOp> rows = rowSubviews(loop);
-      if (streams || rows.empty())
-        continue;
-      OpBuilder b = OpBuilder::atBlockBegin(loop.body);
-      Location loc = loop.op->getLoc();
-      Value ahead = arith::MulIOp::create(
-          b, loc, loop.step, arith::ConstantIndexOp::create(b, loc, distance));
-      Value next = arith::AddIOp::create(b, loc, loop.iv, ahead);
-      Value inRange = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::slt, next, loop.upper);
-      auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      for (memref::SubViewOp sv : rows) {
-        int64_t bytes = std::max<int64_t>(
-            1, sv.getSourceType().getElementTypeBitWidth() / 8);
-        int64_t cols = *getConstantIntValue(sv.getMixedSizes()[1]);
-        int64_t first = *getConstantIntValue(sv.getMixedOffsets()[1]);
-        auto lines = scf::ForOp::create(
-            b, loc, arith::ConstantIndexOp::create(b, loc, first),
-            arith::ConstantIndexOp::create(b, loc, first + cols),
-            arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(1, 64 / bytes)));
-        OpBuilder inner = OpBuilder::atBlockBegin(lines.getBody());
-        memref::PrefetchOp::create(inner, loc, sv.getSource(),
-                                   ValueRange{next, lines.getInductionVar()},
-                                   /*isWrite=*/false, /*localityHint=*/3,
-                                   /*isDataCache=*/true);
+      for (const TileRows &tile : tileRows(loop)) {
+        SmallVector<scf::ForOp> columnLoops;
+        loop.op->walk([&](scf::ForOp col) {
+          if (col != loop.op && isColumnLoopOf(col, tile))
+            columnLoops.push_back(col);
+        });
+        if (columnLoops.empty()) {
+          upFront(loop, tile);
+          continue;
+        }
+        // Walk order is post-order: the first pass over the tile is the
+        // outermost-first, program-order first loop.
+        llvm::sort(columnLoops, [](scf::ForOp a, scf::ForOp b) {
+          return a->isBeforeInBlock(b);
+        });
+        if (everyPass)
+          for (scf::ForOp col : columnLoops)
+            interleave(loop, tile, col);
+        else
+          interleave(loop, tile, columnLoops.front());
       }
     }
   }

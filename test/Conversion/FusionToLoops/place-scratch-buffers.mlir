@@ -132,6 +132,30 @@ func.func @into_arena(%b: index, %out: memref<f32>) {
 
 // -----
 
+// A static arena (the plan's size was a constant) that a function-level
+// temporary joins: a dynamic arena of the grown size replaces it, with one
+// size operand and the arena marker.
+// CHECK-LABEL: func.func @static_arena
+//       CHECK:   %[[ARENA:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64, tcc.arena_alloc} : memref<?xi8>
+//       CHECK:   memref.view %[[ARENA]][%{{.+}}][] : memref<?xi8> to memref<4096xf32>
+//       CHECK:   memref.view %[[ARENA]][%{{.+}}][] : memref<?xi8> to memref<512x512xf32>
+//       CHECK:   memref.dealloc %[[ARENA]] : memref<?xi8>
+func.func @static_arena(%out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloc() {alignment = 64 : i64, tcc.arena_alloc} : memref<16384xi8>
+  %planned = memref.view %arena[%c0][] : memref<16384xi8> to memref<4096xf32>
+  %w = memref.alloc() {alignment = 64 : i64} : memref<512x512xf32>
+  %v = memref.load %w[%c0, %c0] : memref<512x512xf32>
+  %u = memref.load %planned[%c0] : memref<4096xf32>
+  %s = arith.addf %v, %u : f32
+  memref.store %s, %out[] : memref<f32>
+  memref.dealloc %w : memref<512x512xf32>
+  memref.dealloc %arena : memref<16384xi8>
+  return
+}
+
+// -----
+
 // Not temporaries: a returned buffer (no free) and one freed in another
 // block stay heap allocations.
 // CHECK-LABEL: func.func @left_alone
