@@ -93,8 +93,8 @@ struct ErfAsRational : OpRewritePattern<math::ErfOp> {
 /// exp(x) = 2^n * e^r with n = round(x / ln 2), |r| <= ln 2 / 2. The
 /// rounding is the 1.5 * 2^23 magic-number add, whose low mantissa bits
 /// then hold n, so 2^(n-1) is an integer add and a shift of those bits;
-/// the polynomial approximates 2 * e^r (Taylor to degree 6, relative error
-/// below 2.3e-7 on the range) so that n = 128 (x up to ln FLT_MAX) still
+/// the polynomial approximates 2 * e^r (degree 5, relative error below
+/// 1.7e-7 on the range) so that n = 128 (x up to ln FLT_MAX) still
 /// has an exponent field. Beyond ln FLT_MAX the result is +inf, below
 /// ln FLT_MIN it is 0 (results under about 1.7e-38 flush to zero); NaN
 /// stays NaN.
@@ -125,10 +125,13 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
                                   splat(rewriter, loc, type, -0.693359375f), x);
     r = math::FmaOp::create(rewriter, loc, n,
                             splat(rewriter, loc, type, 2.12194440e-4f), r);
-    // 2 * e^r, highest power first.
-    static constexpr float kTwiceTaylor[] = {
-        2.0f / 720, 2.0f / 120, 2.0f / 24, 2.0f / 6, 2.0f / 2, 2.0f, 2.0f};
-    Value p = horner(rewriter, loc, r, kTwiceTaylor);
+    // 2 * e^r, highest power first: twice the degree-5 minimax polynomial
+    // of XNNPACK's p5 exp (relative error below 1.7e-7 on the range, one
+    // FMA fewer than Taylor to degree 6 at 2.3e-7).
+    static constexpr float kTwiceMinimax[] = {
+        2 * 0x1.0F9F9Cp-7f, 2 * 0x1.573A1Ap-5f, 2 * 0x1.555A80p-3f,
+        2 * 0x1.FFFDC6p-2f, 2 * 0x1.FFFFF6p-1f, 2.0f};
+    Value p = horner(rewriter, loc, r, kTwiceMinimax);
     // 2^(n-1): the low bits of t are n (two's complement), so
     // (bits(t) + 126) << 23 is the exponent field of 2^(n-1); the magic's
     // own bits shift out.
