@@ -904,14 +904,47 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
   // in a few registers instead of the whole row in hundreds (which spills).
   // A reduction along it keeps a chunk-wide partial result across chunks and
   // reduces it once at the end.
+  // An elementwise producer of a row reduction's input (the exp of a
+  // softmax, read by the sum and by the normalization) is computed in the
+  // reduction's chunk loop, which also yields it: one pass over the row
+  // instead of two.
+  auto chunkable = [](linalg::LinalgOp op) {
+    return op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+           !linalg::isaContractionOpInterface(op) && op.getNumLoops() > 0 &&
+           !isa<linalg::TransposeOp, linalg::FillOp>(op.getOperation());
+  };
+  llvm::DenseMap<Operation *, linalg::GenericOp> chunkProducer;
+  llvm::DenseSet<Operation *> fusedIntoReduction;
+  group.walk([&](linalg::GenericOp op) {
+    if (!chunkable(op) || op.getNumReductionLoops() != 1 ||
+        op->getNumResults() != 1 ||
+        op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+      return;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !chunkable(producer) ||
+          fusedIntoReduction.contains(producer) ||
+          producer.getNumParallelLoops() != producer.getNumLoops() ||
+          producer->getNumResults() != 1 ||
+          producer.getStaticLoopRanges() != op.getStaticLoopRanges() ||
+          !op.getMatchingIndexingMap(input).isIdentity() ||
+          !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap m) {
+            return m.isProjectedPermutation();
+          }))
+        continue;
+      chunkProducer[op] = producer;
+      fusedIntoReduction.insert(producer);
+      break;
+    }
+  });
   SmallVector<std::pair<linalg::LinalgOp, int64_t>> longRows;
   group.walk([&](linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-        linalg::isaContractionOpInterface(op) || op.getNumLoops() == 0 ||
-        isa<linalg::TransposeOp, linalg::FillOp>(op.getOperation()))
+    if (!chunkable(op) || fusedIntoReduction.contains(op))
       return;
     int64_t inner = op.getStaticLoopRanges().back();
     int64_t chunk = rowChunkLanes(op, lanes);
+    if (auto producer = chunkProducer.lookup(op))
+      chunk = std::min(chunk, rowChunkLanes(producer, lanes));
     if (inner > chunk && inner % chunk == 0)
       longRows.push_back({op, chunk});
   });
@@ -932,6 +965,32 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       options.setReductionTilingStrategy(
           ReductionTilingStrategy::PartialReductionOuterReduction);
       options.setReductionDims({static_cast<unsigned>(last)});
+      if (linalg::GenericOp producer = chunkProducer.lookup(op)) {
+        scf::SCFTileAndFuseOptions fuse;
+        fuse.setTilingOptions(options);
+        fuse.setFusionControlFn(
+            [&](tensor::ExtractSliceOp, OpResult result, bool)
+                -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+              if (result.getOwner() != producer.getOperation())
+                return std::nullopt;
+              scf::SCFTileAndFuseOptions::ControlFnResult control;
+              control.yieldProducerReplacement = !result.hasOneUse();
+              return control;
+            });
+        rewriter.setInsertionPoint(op);
+        FailureOr<scf::SCFTileAndFuseResult> fused =
+            scf::tileConsumerAndFuseProducersUsingSCF(
+                rewriter, cast<TilingInterface>(op.getOperation()), fuse);
+        if (succeeded(fused)) {
+          for (auto [original, replacement] : fused->replacements)
+            rewriter.replaceAllUsesWith(original, replacement);
+          if (op->use_empty())
+            rewriter.eraseOp(op);
+          if (producer->use_empty())
+            rewriter.eraseOp(producer);
+          continue;
+        }
+      }
     }
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTilingResult> tiled =

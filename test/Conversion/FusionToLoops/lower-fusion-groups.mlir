@@ -158,3 +158,28 @@ func.func @keep_dims_reduction_is_tiled(%x: tensor<512x4096xf32>) -> tensor<512x
   %m = tcc.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : (tensor<512x4096xf32>) -> tensor<512x1xf32>
   return %m : tensor<512x1xf32>
 }
+
+// -----
+
+// Softmax over rows of 4096: the exp that the sum and the normalization
+// both read is computed in the sum's chunk loop, which also yields it (two
+// results), so each tile of 4 rows takes three passes (max, exp-and-sum,
+// scale), not four. The chunk is the exp's 16 lanes.
+// VEC-LABEL: func.func @softmax_exp_in_sum_loop
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c4
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32
+//       VEC:     vector.multi_reduction <maximumf>
+//       VEC:     %[[SUM:.+]]:2 = scf.for %{{.+}} = %c0 to %c4096 step %c16 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<4x16xf32>, tensor<4x4096xf32>)
+//       VEC:       math.exp %{{.+}} : vector<4x16xf32>
+//       VEC:       arith.addf
+//       VEC:       scf.yield
+//       VEC:     vector.multi_reduction <add>
+//   VEC-NOT:     math.exp
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c16
+//   VEC-NOT:       math.exp
+//       VEC:       arith.mulf
+//       VEC:   } {tcc.parallel}
+func.func @softmax_exp_in_sum_loop(%x: tensor<512x4096xf32>) -> tensor<512x4096xf32> {
+  %y = tcc.softmax %x {axis = 1 : i64} : (tensor<512x4096xf32>) -> tensor<512x4096xf32>
+  return %y : tensor<512x4096xf32>
+}
