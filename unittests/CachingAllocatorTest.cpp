@@ -97,3 +97,17 @@ TEST(CachingAllocator, ReallocKeepsContents) {
   releaseCachedBlocks();
 }
 } // namespace
+
+// Blocks start on cache lines, fresh or cached: the compiled code's full-
+// width vector loads and non-temporal stores never straddle two.
+TEST(CachingAllocator, CacheLineAligned) {
+  for (size_t bytes : {size_t(1), size_t(100), size_t(1) << 24}) {
+    void *p = tccMalloc(bytes);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << bytes;
+    tccFree(p);
+    p = tccMalloc(bytes);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << bytes;
+    tccFree(p);
+  }
+}

@@ -13,7 +13,9 @@
 using namespace tcc::runtime;
 
 namespace {
-/// Precedes every block; 64 bytes keep the payload as aligned as malloc's.
+/// Precedes every block. Blocks are 64-byte aligned and so is the
+/// payload after the 64-byte header: compiled code's vector loads and
+/// non-temporal stores then never straddle two cache lines.
 struct alignas(64) Header {
   uint64_t magic;
   size_t bytes;
@@ -50,7 +52,12 @@ extern "C" void *tcc::runtime::tccMalloc(size_t bytes) {
       return h + 1;
     }
   }
-  auto *h = static_cast<Header *>(std::malloc(sizeof(Header) + bytes));
+  // aligned_alloc wants a multiple of the alignment.
+  size_t total = (sizeof(Header) + bytes + alignof(Header) - 1) &
+                 ~(alignof(Header) - 1);
+  if (total < bytes)
+    return nullptr; // overflow
+  auto *h = static_cast<Header *>(std::aligned_alloc(alignof(Header), total));
   if (!h)
     return nullptr;
   h->magic = kMagic;

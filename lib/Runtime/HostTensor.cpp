@@ -156,13 +156,13 @@ template <typename IntT> IntT saturatingTruncate(double v) {
   return static_cast<IntT>(v);
 }
 
-template <typename T> T load(const std::vector<uint8_t> &data, int64_t i) {
+template <typename T> T load(const TensorBytes &data, int64_t i) {
   T v;
   std::memcpy(&v, data.data() + i * sizeof(T), sizeof(T));
   return v;
 }
 
-template <typename T> void store(std::vector<uint8_t> &data, int64_t i, T v) {
+template <typename T> void store(TensorBytes &data, int64_t i, T v) {
   std::memcpy(data.data() + i * sizeof(T), &v, sizeof(T));
 }
 

@@ -32,7 +32,7 @@ bool isHostLittleEndian() {
 }
 
 /// .npy payloads are little-endian; HostTensor data is host order.
-void swapElementBytesIfBigEndianHost(std::vector<uint8_t> &data,
+void swapElementBytesIfBigEndianHost(TensorBytes &data,
                                      size_t elemSize) {
   if (elemSize <= 1 || isHostLittleEndian())
     return;
@@ -361,7 +361,7 @@ std::string serializeNpy(const HostTensor &t) {
     out += static_cast<char>((len >> (8 * i)) & 0xFF);
   out += header;
 
-  std::vector<uint8_t> data = t.data;
+  TensorBytes data = t.data;
   swapElementBytesIfBigEndianHost(data, dtypeSize(t.dtype));
   out.append(reinterpret_cast<const char *>(data.data()), data.size());
   return out;

@@ -11,7 +11,9 @@
 #ifndef TCC_RUNTIME_HOSTTENSOR_H
 #define TCC_RUNTIME_HOSTTENSOR_H
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,10 +37,34 @@ uint16_t floatToHalf(float f);
 float bf16ToFloat(uint16_t b);
 uint16_t floatToBF16(float f);
 
+/// Allocates on 64-byte (cache-line) boundaries: compiled code reads and
+/// writes tensors with full-width vector loads and non-temporal stores,
+/// which at malloc's 16-byte alignment straddle two lines each (softmax
+/// over 16384 x 4096 f32 ran 1.3x slower).
+template <typename T> struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(::operator new(n * sizeof(T), kAlignment));
+  }
+  void deallocate(T *p, size_t) { ::operator delete(p, kAlignment); }
+  template <typename U> bool operator==(const CacheLineAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const CacheLineAllocator<U> &) const {
+    return false;
+  }
+};
+
+/// A tensor's bytes, cache-line aligned.
+using TensorBytes = std::vector<uint8_t, CacheLineAllocator<uint8_t>>;
+
 struct HostTensor {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data; // numElements() * dtypeSize(dtype) bytes
+  TensorBytes data; // numElements() * dtypeSize(dtype) bytes
 
   HostTensor() = default;
   HostTensor(DType dtype, std::vector<int64_t> shape); // zero-filled
