@@ -79,3 +79,20 @@ func.func @softmax_f64(%x: tensor<?x9xf64>) -> tensor<?x9xf64> {
   %0 = tcc.softmax %x {axis = -1 : i64} : (tensor<?x9xf64>) -> tensor<?x9xf64>
   return %0 : tensor<?x9xf64>
 }
+
+// NaN, +inf and all -inf rows: the compiled max ignores NaN (one vmaxps),
+// yet a NaN row is all NaN, as in the reference, because its sum is; +inf
+// and all -inf rows are NaN too (inf - inf), and a -inf entry gives 0.
+// RUN: tcc-run %s --function=softmax_special --input="4x16xf32=1 2 nan 4 5 6 7 8 9 10 11 12 13 14 15 16 1 2 3 inf 5 6 7 8 9 10 11 12 13 14 15 16 -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf 1 -inf 3 4 5 6 7 8 9 10 11 12 13 14 15 16" --check-reference | FileCheck %s --check-prefix=SOFTMAX_SPECIAL
+// RUN: tcc-run %s --function=softmax_special --input="4x16xf32=1 2 nan 4 5 6 7 8 9 10 11 12 13 14 15 16 1 2 3 inf 5 6 7 8 9 10 11 12 13 14 15 16 -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf -inf 1 -inf 3 4 5 6 7 8 9 10 11 12 13 14 15 16" | FileCheck %s --check-prefix=SOFTMAX_SPECIAL_VALUES
+// SOFTMAX_SPECIAL: [SUCCESS] result[0] matches the reference (4x16xf32)
+// SOFTMAX_SPECIAL: [SUCCESS] result[1] matches the reference (4x16xf32)
+// SOFTMAX_SPECIAL_VALUES: result[0]: 4x16xf32=[nan nan nan nan nan nan nan nan nan nan nan nan nan nan nan nan][{{-?}}nan
+// SOFTMAX_SPECIAL_VALUES-SAME: ][{{[0-9.e-]+}} 0 {{[0-9.e-]+}}
+// SOFTMAX_SPECIAL_VALUES: result[1]: 4x16xf32=[nan nan nan nan nan nan nan nan nan nan nan nan nan nan nan nan]
+// SOFTMAX_SPECIAL_VALUES-SAME: ][{{[0-9.e-]+}} -inf {{[0-9.e-]+}}
+func.func @softmax_special(%x: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %0 = tcc.softmax %x {axis = 1 : i64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = tcc.log_softmax %x {axis = 1 : i64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0, %1 : tensor<4x16xf32>, tensor<4x16xf32>
+}

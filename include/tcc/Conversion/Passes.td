@@ -89,7 +89,11 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     of the loop keeps the accumulator in registers for the whole K loop.
     Then n-D vector ops are lowered to 1-D ones: contractions to
     broadcast-FMA outer products, multi-reductions to inner reductions, and
-    transfers with permutation maps to plain loads and stores.
+    transfers with permutation maps to plain loads and stores. f32 math
+    functions become polynomials, and a maximumf / minimumf allowed to
+    ignore NaN and the sign of zero (fastmath nnan, nsz: softmax's row max)
+    a compare and select, one vmaxps / vminps instead of the NaN-propagating
+    expansion's four instructions.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",
@@ -182,17 +186,25 @@ def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
     over the tile: each iteration of the loop over columns `[j, j + step)`
     prefetches the same columns of the next tile's rows, so memory and
     arithmetic overlap. Rows are clamped to the last row of the buffer, so
-    no address leaves it. By default only the first column loop over the
-    tile prefetches; `every-pass` adds them to every pass. A tile read
-    without such a loop is prefetched at the top of the iteration.
+    no address leaves it.
+
+    The prefetches go into the pass over the tile's columns with the most
+    arithmetic per column (`busiest`, the default): softmax's exp pass, not
+    its max pass. That is where memory would otherwise idle; in a short
+    pass, prefetches are limited by the core's line-fill buffers and stall
+    it, then memory waits while the long pass computes. Any loop over
+    exactly the tile's columns qualifies, also one that does not read the
+    tile (a normalize pass reading a scratch row). With `busiest=false`
+    the first pass reading the tile prefetches. A tile read without a
+    column loop is prefetched at the top of the iteration.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"1",
            "How many tiles ahead to prefetch">,
     Option<"locality", "locality", "uint32_t", /*default=*/"2",
            "Cache level hint: 3 = all levels (prefetcht0), 2 = L2 (prefetcht1), 1 = L3, 0 = non-temporal">,
-    Option<"everyPass", "every-pass", "bool", /*default=*/"false",
-           "Prefetch in every column loop over the tile, not only the first">
+    Option<"busiest", "busiest", "bool", /*default=*/"true",
+           "Prefetch in the pass over the tile's columns with the most arithmetic per column (false: the first pass reading the tile)">
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",

@@ -96,6 +96,27 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
   }
 };
 
+/// maximumf / minimumf that may ignore NaN and the sign of zero (fastmath
+/// nnan and nsz, as softmax's row maximum is built) as compare + select:
+/// x86 matches `a > b ? a : b` to one vmaxps, where arith-expand's
+/// NaN-propagating form is a compare, a blend, an unordered compare and a
+/// masked move, plus mask-register spills in an unrolled loop.
+template <typename OpTy, arith::CmpFPredicate predicate>
+struct MaxMinWithoutNaNAsSelect : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    arith::FastMathFlags flags = op.getFastmath();
+    if (!arith::bitEnumContainsAll(flags, arith::FastMathFlags::nnan |
+                                              arith::FastMathFlags::nsz))
+      return failure();
+    Value a = op.getLhs(), b = op.getRhs();
+    Value pick = arith::CmpFOp::create(rewriter, op.getLoc(), predicate, a, b);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, pick, a, b);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -107,6 +128,10 @@ struct LowerVectorsPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<VectorizeSmallCopy>(ctx);
+    patterns.add<
+        MaxMinWithoutNaNAsSelect<arith::MaximumFOp, arith::CmpFPredicate::OGT>,
+        MaxMinWithoutNaNAsSelect<arith::MinimumFOp, arith::CmpFPredicate::OLT>>(
+        ctx);
     // f32 exp/log/tanh/erf/... as polynomials: pure arith, so they stay
     // vectorized instead of becoming one libm call per lane. Ours first
     // (cheaper where they exist), then MLIR's.

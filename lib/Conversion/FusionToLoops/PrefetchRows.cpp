@@ -133,6 +133,19 @@ bool isColumnLoopOf(scf::ForOp col, const TileRows &tile) {
   return false;
 }
 
+/// A pass over the tile's columns that need not read the tile itself (the
+/// normalize or scale pass reads a scratch row and streams the result
+/// out): constant bounds spanning exactly the tile's columns, stepping by
+/// at least a cache line. Its iterations can carry the next tile's lines
+/// as well as a loop reading the tile can.
+bool spansColumnsOf(scf::ForOp col, const TileRows &tile) {
+  std::optional<int64_t> lb = getConstantIntValue(col.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(col.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(col.getStep());
+  return lb && ub && step && *ub - *lb == tile.cols &&
+         *step * tile.elementBytes >= kLineBytes;
+}
+
 struct PrefetchRowsPass : tcc::impl::PrefetchRowsPassBase<PrefetchRowsPass> {
   using Base::Base;
 
@@ -159,24 +172,42 @@ struct PrefetchRowsPass : tcc::impl::PrefetchRowsPassBase<PrefetchRowsPass> {
   }
 
   /// One prefetch per cache line of the next tile's columns `[j, j + step)`
-  /// in each iteration of `col`, so that memory works while the loop
-  /// computes.
-  void interleave(const RowLoop &loop, const TileRows &tile, scf::ForOp col) {
+  /// of `rows` in each iteration of `col`, so that memory works while the
+  /// loop computes.
+  void interleave(const TileRows &tile, ArrayRef<Value> rows,
+                  scf::ForOp col) {
     OpBuilder b(col);
     Location loc = col.getLoc();
-    SmallVector<Value> rows = nextRows(b, loc, loop, tile);
     int64_t step = *getConstantIntValue(col.getStep());
     int64_t lineElements = kLineBytes / tile.elementBytes;
+    // A loop reading the tile indexes it by tile column; one only spanning
+    // the tile's columns (constant bounds) runs over [lb, lb + cols).
+    int64_t first = tile.firstCol;
+    if (!isColumnLoopOf(col, tile))
+      first -= *getConstantIntValue(col.getLowerBound());
     b.setInsertionPointToStart(col.getBody());
     for (Value row : rows)
       for (int64_t e = 0; e < step; e += lineElements) {
         Value column = arith::AddIOp::create(
             b, loc, col.getInductionVar(),
-            arith::ConstantIndexOp::create(b, loc, tile.firstCol + e));
+            arith::ConstantIndexOp::create(b, loc, first + e));
         memref::PrefetchOp::create(b, loc, tile.source, ValueRange{row, column},
                                    /*isWrite=*/false, locality,
                                    /*isDataCache=*/true);
       }
+  }
+
+  /// Vector and floating-point operations per column of a pass: the
+  /// arithmetic the pass does while memory would otherwise idle.
+  static double arithmeticPerColumn(scf::ForOp col) {
+    int64_t ops = 0;
+    col.getBody()->walk([&](Operation *op) {
+      if (op->getNumResults() == 1 &&
+          isa<VectorType, FloatType>(op->getResult(0).getType()) &&
+          !isa<arith::ConstantOp>(op))
+        ++ops;
+    });
+    return double(ops) / double(*getConstantIntValue(col.getStep()));
   }
 
   /// A tile without a column loop: the next tile's lines all at once, at
@@ -207,25 +238,35 @@ struct PrefetchRowsPass : tcc::impl::PrefetchRowsPassBase<PrefetchRowsPass> {
     });
     for (const RowLoop &loop : loops) {
       for (const TileRows &tile : tileRows(loop)) {
-        SmallVector<scf::ForOp> columnLoops;
-        loop.op->walk([&](scf::ForOp col) {
-          if (col != loop.op && isColumnLoopOf(col, tile))
-            columnLoops.push_back(col);
+        // Passes over the tile in program order (pre-order walk), the
+        // outermost loop of a nest only.
+        SmallVector<scf::ForOp> passes;
+        bool readsTile = false;
+        loop.op->walk<WalkOrder::PreOrder>([&](scf::ForOp col) {
+          if (col == loop.op)
+            return WalkResult::advance();
+          bool reads = isColumnLoopOf(col, tile);
+          if (!reads && !(busiest && spansColumnsOf(col, tile)))
+            return WalkResult::advance();
+          passes.push_back(col);
+          readsTile |= reads;
+          return WalkResult::skip();
         });
-        if (columnLoops.empty()) {
+        if (!readsTile) {
           upFront(loop, tile);
           continue;
         }
-        // Walk order is post-order: the first pass over the tile is the
-        // outermost-first, program-order first loop.
-        llvm::sort(columnLoops, [](scf::ForOp a, scf::ForOp b) {
-          return a->isBeforeInBlock(b);
-        });
-        if (everyPass)
-          for (scf::ForOp col : columnLoops)
-            interleave(loop, tile, col);
-        else
-          interleave(loop, tile, columnLoops.front());
+        // The first pass reading the tile, or (busiest) the pass with the
+        // most arithmetic per column.
+        scf::ForOp host = passes.front();
+        if (busiest) {
+          host = *llvm::max_element(passes, [](scf::ForOp a, scf::ForOp b) {
+            return arithmeticPerColumn(a) < arithmeticPerColumn(b);
+          });
+        }
+        OpBuilder b(loop.body, loop.body->begin());
+        SmallVector<Value> rows = nextRows(b, loop.op->getLoc(), loop, tile);
+        interleave(tile, rows, host);
       }
     }
   }

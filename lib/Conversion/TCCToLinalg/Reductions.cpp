@@ -196,10 +196,13 @@ struct SoftmaxToGenerics : OpRewritePattern<OpTy> {
     SmallVector<int64_t> axes = {*normalizeAxis(op.getAxis(), xType.getRank())};
     Type f = computeType(xType.getElementType());
     auto fullF = RankedTensorType::get(xType.getShape(), f);
-    Value max = buildReduction(rewriter, loc, x, axes, f, -kInf,
-                               [](OpBuilder &b, Location l, Value v, Value a) {
-                                 return maxOf(b, l, v, a);
-                               });
+    Value max = buildReduction(
+        rewriter, loc, x, axes, f, -kInf,
+        [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+          return arith::MaximumFOp::create(
+              b, l, v, a,
+              arith::FastMathFlags::nnan | arith::FastMathFlags::nsz);
+        });
     if (!isLog) {
       // e = exp(x - max) once; the sum and the result both read it, and
       // the result multiplies by 1 / sum (one division per row, not per

@@ -163,19 +163,20 @@ func.func @keep_dims_reduction_is_tiled(%x: tensor<512x4096xf32>) -> tensor<512x
 
 // Softmax over rows of 4096: the exp that the sum and the normalization
 // both read is computed in the sum's chunk loop, which also yields it (two
-// results), so each tile of 4 rows takes three passes (max, exp-and-sum,
-// scale), not four. The chunk is the exp's 16 lanes.
+// results), so each row takes three passes (max, exp-and-sum, scale), not
+// four. Several passes over a row: one row per tile (it and its scratch
+// copy stay in L1 between passes), chunks of 64.
 // VEC-LABEL: func.func @softmax_exp_in_sum_loop
-//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c4
-//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c1
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64
 //       VEC:     vector.multi_reduction <maximumf>
-//       VEC:     %[[SUM:.+]]:2 = scf.for %{{.+}} = %c0 to %c4096 step %c16 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<4x16xf32>, tensor<4x4096xf32>)
-//       VEC:       math.exp %{{.+}} : vector<4x16xf32>
+//       VEC:     %[[SUM:.+]]:2 = scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<1x64xf32>, tensor<1x4096xf32>)
+//       VEC:       math.exp %{{.+}} : vector<1x64xf32>
 //       VEC:       arith.addf
 //       VEC:       scf.yield
 //       VEC:     vector.multi_reduction <add>
 //   VEC-NOT:     math.exp
-//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c16
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64
 //   VEC-NOT:       math.exp
 //       VEC:       arith.mulf
 //       VEC:   } {tcc.parallel}

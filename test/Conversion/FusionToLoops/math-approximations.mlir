@@ -68,3 +68,24 @@ func.func @erf_f64(%x: vector<4xf64>) -> (vector<4xf64>, vector<4xf64>) {
   %1 = math.exp %x : vector<4xf64>
   return %0, %1 : vector<4xf64>, vector<4xf64>
 }
+
+// -----
+
+// A maximum / minimum that may ignore NaN and the sign of zero (softmax's
+// row max) is a compare and a select, which x86 matches to one vmaxps /
+// vminps; without both flags it keeps NaN-propagating semantics.
+// CHECK-LABEL: func.func @max_min_without_nan
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: vector<16xf32>, %[[B:[a-zA-Z0-9_]+]]: vector<16xf32>
+//       CHECK:   %[[GT:.+]] = arith.cmpf ogt, %[[A]], %[[B]] : vector<16xf32>
+//       CHECK:   %[[MAX:.+]] = arith.select %[[GT]], %[[A]], %[[B]]
+//       CHECK:   %[[LT:.+]] = arith.cmpf olt, %[[MAX]], %[[B]] : vector<16xf32>
+//       CHECK:   %[[MIN:.+]] = arith.select %[[LT]], %[[MAX]], %[[B]]
+//       CHECK:   %[[KEEP:.+]] = arith.maximumf %[[MIN]], %[[B]] fastmath<nnan> : vector<16xf32>
+//       CHECK:   arith.minimumf %[[KEEP]], %[[B]] : vector<16xf32>
+func.func @max_min_without_nan(%a: vector<16xf32>, %b: vector<16xf32>) -> vector<16xf32> {
+  %0 = arith.maximumf %a, %b fastmath<nnan,nsz> : vector<16xf32>
+  %1 = arith.minimumf %0, %b fastmath<nnan,nsz> : vector<16xf32>
+  %2 = arith.maximumf %1, %b fastmath<nnan> : vector<16xf32>
+  %3 = arith.minimumf %2, %b : vector<16xf32>
+  return %3 : vector<16xf32>
+}

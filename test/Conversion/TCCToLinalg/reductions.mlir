@@ -99,13 +99,15 @@ func.func @reduce_mean_dynamic(%x: tensor<2x?x4xf32>) -> tensor<4xf32> {
 // -----
 
 // softmax: row max, e = exp(x - max) once, its sum, e * (1 / sum)
-// (numerically stable; one division per row).
+// (numerically stable; one division per row). The max may ignore NaN and
+// the sign of zero: a NaN in the row makes its sum, so every output, NaN
+// whatever the max is.
 // CHECK-LABEL: func.func @softmax
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<2x8xf32>
 //       CHECK:   %[[NINF:.+]] = arith.constant 0xFF800000 : f32
 //       CHECK:   %[[MF:.+]] = linalg.fill ins(%[[NINF]] : f32)
 //       CHECK:   %[[MAX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<2x8xf32>) outs(%[[MF]] : tensor<2xf32>)
-//       CHECK:     arith.maximumf
+//       CHECK:     arith.maximumf %{{.+}}, %{{.+}} fastmath<nnan,nsz> : f32
 //       CHECK:   %[[EX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<2x8xf32>, tensor<2xf32>)
 //       CHECK:     %[[SH:.+]] = arith.subf
 //       CHECK:     math.exp %[[SH]]
@@ -122,11 +124,22 @@ func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// A lone float reduce_max propagates NaN: no fastmath flags.
+// CHECK-LABEL: func.func @reduce_max_keeps_nan
+//       CHECK:   linalg.generic
+//       CHECK:     arith.maximumf %{{.+}}, %{{.+}} : f32
+func.func @reduce_max_keeps_nan(%x: tensor<2x8xf32>) -> tensor<2xf32> {
+  %0 = tcc.reduce_max %x {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // log_softmax over a leading axis: shifted - log(sum).
 // CHECK-DAG: #[[RED0:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @log_softmax_axis0
 //       CHECK:   linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
-//       CHECK:     arith.maximumf
+//       CHECK:     arith.maximumf %{{.+}}, %{{.+}} fastmath<nnan,nsz> : f32
 //       CHECK:   linalg.generic {{.*}}#[[RED0]]
 //       CHECK:     %[[L:.+]] = math.log
 //       CHECK:     arith.subf %{{.+}}, %[[L]]
