@@ -345,6 +345,39 @@ bool hasExpensiveBody(linalg::LinalgOp op) {
   return expensive;
 }
 
+/// Whether `op` does expensive arithmetic (see hasExpensiveBody) on values
+/// that vary along its innermost loop; work on per-row values only (a
+/// mean's sum / n) is hoisted out of the column loop.
+bool hasExpensiveRowWork(linalg::GenericOp op) {
+  unsigned innerDim = op.getNumLoops() - 1;
+  llvm::DenseSet<Value> varying;
+  Block &body = op.getRegion().front();
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.isFunctionOfDim(innerDim))
+      varying.insert(body.getArgument(operand.getOperandNumber()));
+  }
+  bool expensive = false;
+  for (Operation &bodyOp : body.without_terminator()) {
+    bool varies = isa<linalg::IndexOp>(bodyOp) ||
+                  llvm::any_of(bodyOp.getOperands(), [&](Value v) {
+                    return varying.contains(v);
+                  });
+    if (!varies)
+      continue;
+    for (Value r : bodyOp.getResults())
+      varying.insert(r);
+    if (isa<arith::DivFOp, arith::RemFOp>(bodyOp) ||
+        (bodyOp.getDialect() &&
+         bodyOp.getDialect()->getNamespace() == "math" &&
+         !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp,
+              math::FloorOp, math::CeilOp, math::RoundEvenOp,
+              math::CopySignOp>(bodyOp)))
+      expensive = true;
+  }
+  return expensive;
+}
+
 /// Lanes of the innermost dim one chunk of a long static row covers. All
 /// rows of the tile are processed together, so one value of the body spans
 /// rows x chunk / lanes vector registers. The budget per value: 4 registers
@@ -947,6 +980,24 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       break;
     }
   });
+  // Cheap producers fused into a reduction whose other readers are all
+  // elementwise ops over the same rows: recomputed in each of them.
+  llvm::DenseSet<Operation *> recomputed;
+  for (Operation *producer : fusedIntoReduction) {
+    auto generic = cast<linalg::GenericOp>(producer);
+    if (hasExpensiveRowWork(generic))
+      continue;
+    bool allElementwise = llvm::all_of(producer->getUsers(), [&](Operation *u) {
+      auto user = dyn_cast<linalg::GenericOp>(u);
+      return user && chunkable(user) &&
+             (llvm::any_of(chunkProducer,
+                           [&](auto &entry) { return entry.first == u; }) ||
+              (user.getNumParallelLoops() == user.getNumLoops() &&
+               user.getStaticLoopRanges() == generic.getStaticLoopRanges()));
+    });
+    if (allElementwise)
+      recomputed.insert(producer);
+  }
   SmallVector<std::pair<linalg::LinalgOp, int64_t>> longRows;
   group.walk([&](linalg::LinalgOp op) {
     if (!chunkable(op) || fusedIntoReduction.contains(op))
@@ -983,8 +1034,13 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
                 -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
               if (result.getOwner() != producer.getOperation())
                 return std::nullopt;
+              // Other readers get the producer's values from the loop (a
+              // scratch row) when they are costly to compute again (exp);
+              // a cheap producer (x - mean) is recomputed in their chunk
+              // loops instead, saving a store and a load per element.
               scf::SCFTileAndFuseOptions::ControlFnResult control;
-              control.yieldProducerReplacement = !result.hasOneUse();
+              control.yieldProducerReplacement =
+                  !result.hasOneUse() && !recomputed.contains(producer);
               return control;
             });
         rewriter.setInsertionPoint(op);
@@ -1003,6 +1059,37 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
       }
     }
     rewriter.setInsertionPoint(op);
+    // An elementwise reader of a recomputed producer computes it again in
+    // its own chunk loop.
+    SmallVector<Operation *> again;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (recomputed.contains(def))
+          again.push_back(def);
+    if (!again.empty()) {
+      scf::SCFTileAndFuseOptions fuse;
+      fuse.setTilingOptions(options);
+      fuse.setFusionControlFn(
+          [&](tensor::ExtractSliceOp, OpResult result, bool)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (!llvm::is_contained(again, result.getOwner()))
+              return std::nullopt;
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          });
+      FailureOr<scf::SCFTileAndFuseResult> fused =
+          scf::tileConsumerAndFuseProducersUsingSCF(
+              rewriter, cast<TilingInterface>(op.getOperation()), fuse);
+      if (succeeded(fused)) {
+        for (auto [original, replacement] : fused->replacements)
+          rewriter.replaceAllUsesWith(original, replacement);
+        if (op->use_empty())
+          rewriter.eraseOp(op);
+        for (Operation *producer : again)
+          if (producer->use_empty())
+            rewriter.eraseOp(producer);
+        continue;
+      }
+    }
     FailureOr<scf::SCFTilingResult> tiled =
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
                           options);

@@ -184,3 +184,25 @@ func.func @softmax_exp_in_sum_loop(%x: tensor<512x4096xf32>) -> tensor<512x4096x
   %y = tcc.softmax %x {axis = 1 : i64} : (tensor<512x4096xf32>) -> tensor<512x4096xf32>
   return %y : tensor<512x4096xf32>
 }
+
+// -----
+
+// layer_norm over rows of 4096: the centered row x - mean is cheap, so the
+// variance loop and the normalization loop each compute it again instead
+// of the first yielding it as a scratch row (compare softmax's exp above):
+// no 1x4096 result leaves the variance loop.
+// VEC-LABEL: func.func @layer_norm_recomputes_centered
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c1
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x64xf32>)
+//       VEC:     vector.multi_reduction <add>
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x64xf32>)
+//       VEC:       %[[D:.+]] = arith.subf
+//       VEC:       arith.mulf %[[D]], %[[D]]
+//       VEC:     vector.multi_reduction <add>
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x4096xf32>)
+//       VEC:       arith.subf
+//       VEC:   } {tcc.parallel}
+func.func @layer_norm_recomputes_centered(%x: tensor<512x4096xf32>, %w: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<512x4096xf32> {
+  %y = tcc.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<512x4096xf32>, tensor<4096xf32>, tensor<4096xf32>) -> tensor<512x4096xf32>
+  return %y : tensor<512x4096xf32>
+}
