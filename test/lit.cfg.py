@@ -12,9 +12,11 @@ config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
+# C programs built against the C ABI of tcc-compile's libraries.
+config.substitutions.append(("%tcc_include", os.path.join(config.tcc_src_root, "include")))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "FileCheck", "not"], tool_dirs)
+llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "FileCheck", "not"], tool_dirs)

@@ -142,6 +142,40 @@ std::vector<int64_t> ShapeGuards::symbolValues(
   return values;
 }
 
+std::string ShapeGuards::describe(size_t index) const {
+  const ShapeGuard &g = guards[index];
+  auto input = [&](unsigned i, int64_t d) {
+    std::string s = "input " + std::to_string(i);
+    if (i < inputNames.size() && !inputNames[i].empty())
+      s += " (" + inputNames[i] + ")";
+    return s + " dim " + std::to_string(d);
+  };
+  auto expr = [&](AffineExpr e) {
+    return printSymbolicExpr(e, ArrayRef<std::string>(names));
+  };
+  switch (g.kind) {
+  case ShapeGuard::Kind::StaticDim:
+    return input(g.input, g.dim) + " == " + std::to_string(g.value) +
+           (g.name.empty() ? "" : " (" + g.name + ")");
+  case ShapeGuard::Kind::SameDim:
+    return input(g.input, g.dim) + " == " + input(g.refInput, g.refDim) +
+           " (" + expr(g.lhs) + ")";
+  case ShapeGuard::Kind::DimExpr:
+    return input(g.input, g.dim) + " == " + expr(g.lhs);
+  case ShapeGuard::Kind::Range:
+    return expr(g.lhs) + " in [" +
+           (g.min != INT64_MIN ? std::to_string(g.min) : std::string("-inf")) +
+           ", " +
+           (g.max == INT64_MAX ? std::string("inf") : std::to_string(g.max)) +
+           "]";
+  case ShapeGuard::Kind::Divisible:
+    return expr(g.lhs) + " % " + std::to_string(g.divisor) + " == 0";
+  case ShapeGuard::Kind::Equal:
+    return expr(g.lhs) + " == " + expr(g.rhs);
+  }
+  return "";
+}
+
 std::optional<std::pair<size_t, std::string>>
 ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
   std::vector<int64_t> values = symbolValues(shapes);

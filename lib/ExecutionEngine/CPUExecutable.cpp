@@ -160,18 +160,11 @@ splitIntoBuckets(ModuleOp module, const BucketSpec &spec,
   return success();
 }
 
-std::unique_ptr<CPUExecutable>
-CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
-                       std::string &error, std::string *llvmDialectDump,
+FailureOr<LoweredModule>
+mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
+                       std::string &error,
                        const std::optional<BucketSpec> &buckets) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-
-  auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
+  LoweredModule result;
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> lowered(module.clone());
 
@@ -191,11 +184,11 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   SmallVector<std::string> specialize(options.specialize.begin(),
                                       options.specialize.end());
   if (failed(deriveShapes(specialize)))
-    return nullptr;
+    return failure();
   std::map<std::string, FunctionSignature> bucketed;
   if (buckets) {
     if (failed(splitIntoBuckets(*lowered, *buckets, bucketed, error)))
-      return nullptr;
+      return failure();
     // A bucket that contradicts the function's own constraints (B = 1
     // under B % 8 == 0) holds no valid size: it is dropped, not an error.
     for (auto func : llvm::to_vector(lowered->getOps<func::FuncOp>())) {
@@ -208,7 +201,7 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
       }
     }
     if (failed(deriveShapes({})))
-      return nullptr;
+      return failure();
   }
   for (auto func : lowered->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
@@ -220,12 +213,12 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     else
       sig.entry = func.getName().str();
     if (failed(recordSignature(func, sig, error)))
-      return nullptr;
+      return failure();
     FailureOr<ShapeGuards> guards = ShapeGuards::build(func, error);
     if (failed(guards))
-      return nullptr;
+      return failure();
     sig.guards = std::move(*guards);
-    exe->signatures.push_back(std::move(sig));
+    result.signatures.push_back(std::move(sig));
   }
 
   DialectRegistry registry;
@@ -243,8 +236,29 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   buildCPUPipeline(pm, rest);
   if (failed(pm.run(*lowered))) {
     error = "lowering to LLVM failed (see the diagnostics above)";
-    return nullptr;
+    return failure();
   }
+  result.module = std::move(lowered);
+  return result;
+}
+
+std::unique_ptr<CPUExecutable>
+CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
+                       std::string &error, std::string *llvmDialectDump,
+                       const std::optional<BucketSpec> &buckets) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  FailureOr<LoweredModule> loweredModule =
+      lowerForCPU(module, options, error, buckets);
+  if (failed(loweredModule))
+    return nullptr;
+  auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
+  exe->signatures = std::move(loweredModule->signatures);
+  OwningOpRef<ModuleOp> lowered = std::move(loweredModule->module);
   if (llvmDialectDump) {
     llvm::raw_string_ostream os(*llvmDialectDump);
     lowered->print(os);

@@ -17,6 +17,7 @@
 #include "tcc/InitAll.h"
 #include "tcc/Reference/Evaluator.h"
 #include "tcc/Runtime/InputSpec.h"
+#include "tcc/Runtime/ModelLibrary.h"
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Runtime/Npy.h"
 #include "tcc/Runtime/TensorUtils.h"
@@ -79,6 +80,11 @@ static cl::opt<bool> useReference(
     "reference", cl::desc("Evaluate with the reference evaluator instead of "
                           "compiled code"),
     cl::init(false));
+static cl::opt<std::string> libraryPath(
+    "library", cl::value_desc("libNAME.so"),
+    cl::desc("Run the function from a library built by tcc-compile (the "
+             "file still gives the reference and the signature)"),
+    cl::init(""));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of 'random' inputs"),
                               cl::init(0));
 static cl::opt<bool> printChecksums(
@@ -309,7 +315,18 @@ int main(int argc, char **argv) {
   // Declared before the executable: it must outlive it.
   std::unique_ptr<char, FreeDeleter> callerWorkspace;
   std::unique_ptr<mlir::tcc::CPUExecutable> exe;
-  if (useReference) {
+  std::unique_ptr<::tcc::runtime::ModelLibrary> library;
+  if (!libraryPath.empty()) {
+    if (useReference)
+      return fail("--library and --reference are exclusive");
+    std::string error;
+    library = ::tcc::runtime::ModelLibrary::open(libraryPath, error);
+    if (!library)
+      return fail(error);
+    invoke = [&](std::string &err) {
+      return success(library->call(name, inputs, results, err));
+    };
+  } else if (useReference) {
     invoke = [&](std::string &error) -> LogicalResult {
       auto r = ::tcc::reference::evaluateFunction(func, inputs, error);
       if (failed(r))
@@ -433,6 +450,8 @@ int main(int argc, char **argv) {
           std::chrono::duration<double, std::micro>(end - start).count());
       if (exe)
         compiled.push_back(exe->getLastCompiledSeconds() * 1e6);
+      else if (library)
+        compiled.push_back(library->getLastCallSeconds() * 1e6);
     }
     llvm::outs() << llvm::format(
         "benchmark: %u calls, median %.1f us, p90 %.1f us, p99 %.1f us\n",
@@ -440,7 +459,7 @@ int main(int argc, char **argv) {
         percentile(times, 0.99));
     // The compiled code alone: without the host-side checks and the copy
     // of the results into host tensors.
-    if (exe)
+    if (exe || library)
       llvm::outs() << llvm::format(
           "compiled code: median %.1f us, p90 %.1f us, p99 %.1f us\n",
           percentile(compiled, 0.5), percentile(compiled, 0.9),

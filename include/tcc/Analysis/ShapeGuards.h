@@ -54,6 +54,11 @@ public:
   std::optional<std::pair<size_t, std::string>>
   check(const std::vector<std::vector<int64_t>> &shapes) const;
 
+  /// What guard `index` requires, without values ("input 0 (x) dim 1 ==
+  /// 768 (D)", "B % 8 == 0"): for runtimes that report a failed guard
+  /// without MLIR (tcc-compile's libraries).
+  std::string describe(size_t index) const;
+
   /// The symbols' values for these shapes (-1 where undefined).
   std::vector<int64_t>
   symbolValues(const std::vector<std::vector<int64_t>> &shapes) const;

@@ -54,6 +54,21 @@ struct FunctionSignature {
   ShapeGuards guards;
 };
 
+/// A module lowered to the LLVM dialect by the CPU pipeline, with the
+/// signatures of its entry points (read before lowering).
+struct LoweredModule {
+  OwningOpRef<ModuleOp> module;
+  std::vector<FunctionSignature> signatures;
+};
+
+/// Lowers (a clone of) `module` with the CPU pipeline: what the JIT
+/// (CPUExecutable::compile) and tcc-compile's libraries both run. With
+/// `buckets`, every public function is compiled once per bucket.
+FailureOr<LoweredModule>
+lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
+            std::string &error,
+            const std::optional<BucketSpec> &buckets = std::nullopt);
+
 class CPUExecutable {
 public:
   /// Lowers (a clone of) `module` with the CPU pipeline and JIT-compiles it.

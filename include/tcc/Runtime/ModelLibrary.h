@@ -1,0 +1,47 @@
+//===- ModelLibrary.h - loads a library built by tcc-compile ----*- C++ -*-===//
+//
+// Opens a tcc-compile'd shared library (dlopen) and calls its entries on
+// HostTensors through the C ABI of tcc_model.h: what `tcc-run --library`
+// uses to check a library against the reference evaluator. No MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_MODELLIBRARY_H
+#define TCC_RUNTIME_MODELLIBRARY_H
+
+#include "tcc/Runtime/HostTensor.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcc::runtime {
+
+class ModelLibrary {
+public:
+  /// nullptr with `error` set when `path` cannot be loaded or lacks the ABI.
+  static std::unique_ptr<ModelLibrary> open(const std::string &path,
+                                            std::string &error);
+  ~ModelLibrary();
+
+  /// Runs entry `name`; results are copied into `results`. False with the
+  /// library's message in `error` on failure.
+  bool call(const std::string &name, const std::vector<HostTensor> &inputs,
+            std::vector<HostTensor> &results, std::string &error);
+
+  std::string manifest() const;
+  std::vector<std::string> entryNames() const;
+  /// Seconds the library's tcc_run took in the last call (the compiled code
+  /// and its checks, without copying results into HostTensors).
+  double getLastCallSeconds() const { return lastCallSeconds; }
+
+private:
+  struct Api;
+  ModelLibrary() = default;
+  void *handle = nullptr;
+  std::unique_ptr<Api> api;
+  double lastCallSeconds = 0;
+};
+
+} // namespace tcc::runtime
+
+#endif // TCC_RUNTIME_MODELLIBRARY_H

@@ -1,0 +1,258 @@
+//===- ModelRuntime.cpp - the C ABI of tcc-compile's libraries --*- C++ -*-===//
+//
+// Implements include/tcc/Runtime/tcc_model.h over the entry table that
+// tcc-compile generates into each library (ModelTable.h), plus the few
+// symbols compiled code calls besides libc: memrefCopy (MLIR's C runner
+// utilities have it; a library must not need MLIR) and the caching
+// allocator. No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Runtime/ModelTable.h"
+#include "tcc/Runtime/CachingAllocator.h"
+#include "tcc/Runtime/HostTensor.h"
+#include "tcc/Runtime/tcc_model.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace tcc::runtime;
+
+namespace {
+
+thread_local std::string lastError;
+
+int fail(int code, std::string message) {
+  lastError = std::move(message);
+  return code;
+}
+
+const tcc_entry_desc *findEntry(const char *name) {
+  for (int i = 0; i < tcc_entry_count_; ++i)
+    if (std::strcmp(tcc_entries_[i].name, name) == 0)
+      return &tcc_entries_[i];
+  return nullptr;
+}
+
+std::string shapeText(const int64_t *shape, int rank) {
+  std::string s = "[";
+  for (int d = 0; d < rank; ++d)
+    s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
+/// MLIR's unranked memref: the rank and a pointer to the ranked descriptor
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}.
+struct UnrankedMemRef {
+  int64_t rank;
+  int64_t *descriptor;
+};
+
+} // namespace
+
+extern "C" {
+
+/// What MLIR's memrefCopy does (CRunnerUtils.cpp): an element-wise strided
+/// copy, one contiguous memcpy when both are contiguous.
+void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
+  int64_t rank = src->rank;
+  const int64_t *s = src->descriptor, *d = dst->descriptor;
+  const char *srcBase = reinterpret_cast<const char *>(s[1]) + s[2] * elemSize;
+  char *dstBase = reinterpret_cast<char *>(d[1]) + d[2] * elemSize;
+  const int64_t *sizes = s + 3, *srcStrides = s + 3 + rank,
+                *dstStrides = d + 3 + rank;
+  int64_t n = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    n *= sizes[i];
+  if (n == 0)
+    return;
+  bool contiguous = true;
+  for (int64_t i = rank - 1, expect = 1; i >= 0; --i) {
+    if (sizes[i] != 1 &&
+        (srcStrides[i] != expect || dstStrides[i] != expect))
+      contiguous = false;
+    expect *= sizes[i];
+  }
+  if (contiguous) {
+    std::memmove(dstBase, srcBase, n * elemSize);
+    return;
+  }
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t so = 0, dof = 0;
+    for (int64_t i = 0; i < rank; ++i) {
+      so += index[i] * srcStrides[i];
+      dof += index[i] * dstStrides[i];
+    }
+    std::memcpy(dstBase + dof * elemSize, srcBase + so * elemSize, elemSize);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < sizes[i])
+        break;
+      index[i] = 0;
+    }
+  }
+}
+
+int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
+            tcc_tensor *results, int numResults) {
+  lastError.clear();
+  const tcc_entry_desc *e = name ? findEntry(name) : nullptr;
+  if (!e)
+    return fail(1, std::string("no entry named '") + (name ? name : "") +
+                       "' (see tcc_manifest())");
+  if (numInputs != e->num_inputs || numResults != e->num_results)
+    return fail(2, std::string(e->name) + " takes " +
+                       std::to_string(e->num_inputs) + " inputs and gives " +
+                       std::to_string(e->num_results) + " results, got " +
+                       std::to_string(numInputs) + " and " +
+                       std::to_string(numResults));
+  // Descriptors as 64-bit words, one vector per input.
+  std::vector<std::vector<int64_t>> descriptors(numInputs);
+  std::vector<void *> args(numInputs);
+  for (int i = 0; i < numInputs; ++i) {
+    const tcc_tensor &t = inputs[i];
+    if (t.dtype != e->input_dtypes[i])
+      return fail(2, std::string(e->name) + ": input " + std::to_string(i) +
+                         " must have dtype " +
+                         dtypeName(static_cast<DType>(e->input_dtypes[i])) +
+                         ", got " +
+                         (t.dtype >= 0 && t.dtype <= TCC_I64
+                              ? dtypeName(static_cast<DType>(t.dtype))
+                              : "an unknown dtype"));
+    if (t.rank != e->input_ranks[i])
+      return fail(2, std::string(e->name) + ": input " + std::to_string(i) +
+                         " must have rank " +
+                         std::to_string(e->input_ranks[i]) + ", got " +
+                         std::to_string(t.rank));
+    for (int d = 0; d < t.rank; ++d)
+      if (t.shape[d] < 0)
+        return fail(2, std::string(e->name) + ": input " + std::to_string(i) +
+                           " has a negative size " +
+                           shapeText(t.shape, t.rank));
+    auto ptr = reinterpret_cast<int64_t>(t.data);
+    std::vector<int64_t> &w = descriptors[i];
+    w = {ptr, ptr, 0};
+    w.insert(w.end(), t.shape, t.shape + t.rank);
+    std::vector<int64_t> strides(t.rank);
+    for (int64_t d = t.rank - 1, stride = 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= t.shape[d];
+    }
+    w.insert(w.end(), strides.begin(), strides.end());
+    args[i] = w.data();
+  }
+  // Results: the guard status, then one descriptor per result.
+  size_t words = 1;
+  for (int r = 0; r < numResults; ++r)
+    words += 3 + 2 * e->result_ranks[r];
+  std::vector<int64_t> out(words, 0);
+  e->call(out.data(), args.data());
+  if (int64_t status = out[0]) {
+    std::string shapes;
+    for (int i = 0; i < numInputs; ++i)
+      shapes += (i ? ", " : "") + shapeText(inputs[i].shape, inputs[i].rank);
+    std::string rule = status >= 1 && status <= e->num_guards
+                           ? e->guards[status - 1]
+                           : "guard " + std::to_string(status);
+    return fail(3, std::string(e->name) + ": input sizes " + shapes +
+                       " violate " + rule);
+  }
+  // Hand each result over; copy where it aliases an input or an earlier
+  // result, or is not contiguous from offset 0.
+  size_t w = 1;
+  for (int r = 0; r < numResults; ++r) {
+    int rank = e->result_ranks[r];
+    int64_t allocated = out[w], aligned = out[w + 1], offset = out[w + 2];
+    const int64_t *sizes = &out[w + 3], *strides = &out[w + 3 + rank];
+    w += 3 + 2 * rank;
+    tcc_tensor &t = results[r];
+    t.dtype = e->result_dtypes[r];
+    t.rank = rank;
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d)
+      n *= t.shape[d] = sizes[d];
+    size_t elem = dtypeSize(static_cast<DType>(t.dtype));
+    bool contiguous = offset == 0;
+    for (int64_t d = rank - 1, expect = 1; d >= 0; --d) {
+      if (sizes[d] != 1 && strides[d] != expect)
+        contiguous = false;
+      expect *= sizes[d];
+    }
+    bool shared = allocated == 0;
+    for (int i = 0; i < numInputs; ++i)
+      shared |= reinterpret_cast<int64_t>(inputs[i].data) == allocated;
+    for (int q = 0; q < r; ++q)
+      shared |= reinterpret_cast<int64_t>(results[q].owner) == allocated;
+    if (contiguous && !shared) {
+      t.data = reinterpret_cast<void *>(aligned);
+      t.owner = reinterpret_cast<void *>(allocated);
+      continue;
+    }
+    void *copy = tccMalloc(n * elem > 0 ? n * elem : 1);
+    if (!copy)
+      return fail(4, "out of memory for result " + std::to_string(r));
+    int64_t srcDesc[3 + 2 * TCC_MAX_RANK] = {allocated, aligned, offset};
+    int64_t dstDesc[3 + 2 * TCC_MAX_RANK] = {reinterpret_cast<int64_t>(copy),
+                                             reinterpret_cast<int64_t>(copy),
+                                             0};
+    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+      srcDesc[3 + d] = dstDesc[3 + d] = sizes[d];
+      srcDesc[3 + rank + d] = strides[d];
+      dstDesc[3 + rank + d] = stride;
+      stride *= sizes[d];
+    }
+    UnrankedMemRef src{rank, srcDesc}, dst{rank, dstDesc};
+    memrefCopy(static_cast<int64_t>(elem), &src, &dst);
+    t.data = t.owner = copy;
+  }
+  // Allocations that no result owns now (copied views, duplicates) are
+  // freed once; inputs are the caller's.
+  std::vector<int64_t> freed;
+  for (int r = 0, w = 1; r < numResults; w += 3 + 2 * e->result_ranks[r++]) {
+    int64_t allocated = out[w];
+    bool keep = allocated == 0;
+    for (int i = 0; i < numInputs; ++i)
+      keep |= reinterpret_cast<int64_t>(inputs[i].data) == allocated;
+    for (int q = 0; q < numResults; ++q)
+      keep |= reinterpret_cast<int64_t>(results[q].owner) == allocated;
+    for (int64_t f : freed)
+      keep |= f == allocated;
+    if (!keep) {
+      tccFree(reinterpret_cast<void *>(allocated));
+      freed.push_back(allocated);
+    }
+  }
+  return 0;
+}
+
+void tcc_release(tcc_tensor *result) {
+  if (!result || !result->owner)
+    return;
+  tccFree(result->owner);
+  result->owner = result->data = nullptr;
+}
+
+const char *tcc_last_error(void) { return lastError.c_str(); }
+
+const char *tcc_manifest(void) { return tcc_manifest_; }
+
+int tcc_num_entries(void) { return tcc_entry_count_; }
+
+const char *tcc_entry_name(int i) {
+  return i >= 0 && i < tcc_entry_count_ ? tcc_entries_[i].name : nullptr;
+}
+
+int tcc_entry_arity(const char *name, int *numInputs, int *numResults) {
+  const tcc_entry_desc *e = name ? findEntry(name) : nullptr;
+  if (!e)
+    return 1;
+  if (numInputs)
+    *numInputs = e->num_inputs;
+  if (numResults)
+    *numResults = e->num_results;
+  return 0;
+}
+
+} // extern "C"
