@@ -20,3 +20,12 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "FileCheck", "not"], tool_dirs)
+
+# The cuda pipeline serializes kernels to cubin with CUDA's ptxas: tests that
+# need it say `REQUIRES: ptxas`.
+import shutil
+cuda_bin = "/usr/local/cuda/bin"
+if os.path.isdir(cuda_bin):
+    config.environment["PATH"] = cuda_bin + os.pathsep + config.environment.get("PATH", os.environ.get("PATH", ""))
+if shutil.which("ptxas", path=config.environment.get("PATH")):
+    config.available_features.add("ptxas")

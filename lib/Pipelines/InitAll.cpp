@@ -8,11 +8,15 @@
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::tcc::registerAllDialects(DialectRegistry &registry) {
   registry.insert<TCCDialect, fusion::FusionDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu.module -> PTX/cubin serialization (the cuda pipeline) translates
+  // the kernels' LLVM and NVVM dialects to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::tcc::registerAllPasses() {

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -137,6 +139,88 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+static void buildNVVMPipeline(OpPassManager &pm,
+                              const CUDAPipelineOptions &options);
+
+void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
+                                  const CUDAPipelineOptions &options) {
+  pm.addPass(createPrepareFunctionABIPass());
+  // Fusion weighed for the GPU; groups stay whole linalg ops (elementwise
+  // chains fused into one generic), not CPU tiles.
+  CPUPipelineOptions linalg;
+  linalg.fuse = options.fuse;
+  linalg.fusionTarget = "cuda";
+  linalg.vectorize = false;
+  linalg.planMemory = false;
+  for (const std::string &s : options.specialize)
+    linalg.specialize.push_back(s);
+  buildTCCToLinalgPipeline(pm, linalg);
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createInsertEntryGuardsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createCanonicalizerPass());
+  loops.addPass(createConvertLinalgToParallelLoopsPass());
+  ParallelLoopsToGPUPassOptions kernels;
+  kernels.blockSize = options.blockSize;
+  loops.addPass(createParallelLoopsToGPUPass(kernels));
+  loops.addPass(createHostAllocationsToDevicePass());
+  loops.addPass(createCanonicalizerPass());
+  loops.addPass(createCSEPass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  buildNVVMPipeline(pm, options);
+}
+
+/// Upstream's gpu-lower-to-nvvm-pipeline, plus what it cannot be told:
+/// libdevice linked into every kernel module (math functions such as
+/// __nv_expf would otherwise stay unresolved externs) and the CUDA toolkit
+/// that gpu-module-to-binary takes ptxas from.
+static void buildNVVMPipeline(OpPassManager &pm,
+                              const CUDAPipelineOptions &options) {
+  std::string cuda = options.cudaPath;
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.linkLibs.push_back(cuda + "/nvvm/libdevice/libdevice.10.bc");
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = cuda;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::tcc::registerTCCPipelines() {
   PassPipelineRegistration<CPUPipelineOptions>(
       "tcc-to-linalg",
@@ -146,4 +230,9 @@ void mlir::tcc::registerTCCPipelines() {
   PassPipelineRegistration<CPUPipelineOptions>(
       "tcc-cpu-pipeline", "Lower tcc to the LLVM dialect for the host CPU",
       buildCPUPipeline);
+  PassPipelineRegistration<CUDAPipelineOptions>(
+      "tcc-cuda-pipeline",
+      "Lower tcc to host LLVM dialect plus NVVM kernels (PTX or cubin) for "
+      "NVIDIA GPUs",
+      buildCUDAPipeline);
 }

@@ -211,4 +211,49 @@ def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+
+//===----------------------------------------------------------------------===//
+// GPU (cuda target)
+//===----------------------------------------------------------------------===//
+
+def ParallelLoopsToGPUPass
+    : Pass<"tcc-parallel-loops-to-gpu", "func::FuncOp"> {
+  let summary = "Each outermost scf.parallel becomes one gpu.launch";
+  let description = [{
+    The cuda pipeline's kernels: every outermost `scf.parallel` of a host
+    function (one per fused linalg op after
+    convert-linalg-to-parallel-loops) becomes a `gpu.launch` over its
+    iteration space flattened row-major: thread `blockIdx.x * block-size +
+    threadIdx.x` computes iteration `i` (delinearized into the loop's
+    indices), so consecutive threads touch consecutive innermost elements
+    and global memory accesses coalesce. Threads past the end do nothing.
+    Loops inside the body (a reduction's `scf.for`) run within the thread.
+    Parallel loops with reductions of their own are rejected with an error.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def HostAllocationsToDevicePass
+    : Pass<"tcc-host-allocations-to-device", "func::FuncOp"> {
+  let summary = "Buffers of host functions in GPU memory (gpu.alloc)";
+  let description = [{
+    In the cuda pipeline every tensor lives in device memory: the host
+    function's `memref.alloc`s become `gpu.alloc`, its `memref.dealloc`s
+    `gpu.dealloc`, and `memref.copy` between buffers `gpu.memcpy`; a
+    constant (`memref.get_global`, host memory) is copied into a device
+    buffer where it is read, freed at the returns unless returned. Each
+    runs on a stream of its own that is waited for at once. Inside
+    `gpu.launch` bodies nothing changes. `memref.alloca` on the host (a
+    small scratch buffer) is rejected: kernels cannot reach host stack.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TCC_CONVERSION_PASSES_TD

@@ -10,6 +10,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#ifndef TCC_CUDA_PATH
+#define TCC_CUDA_PATH "/usr/local/cuda"
+#endif
+
 namespace mlir::tcc {
 
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
@@ -64,6 +68,45 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("NAME=VALUE pairs that fix size symbols (B=8): a static "
                      "compile of a dynamic function")};
 };
+
+/// Options of the cuda pipeline (NVIDIA GPUs through NVVM).
+struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Form fusion groups (weighed for cuda)"),
+                    llvm::cl::init(true)};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture (sm_90: H100, "
+                                          "H200)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA version as an LLVM feature (+ptx80 or newer: "
+                     "sm_90 needs PTX 8.0)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary embedded in the host module: isa (PTX "
+                     "text), bin (cubin, runs ptxas from PATH) or fatbin"),
+      llvm::cl::init("bin")};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit: ptxas (bin/) and libdevice "
+                     "(nvvm/libdevice/)"),
+      llvm::cl::init(TCC_CUDA_PATH)};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(256)};
+  ListOption<std::string> specialize{
+      *this, "specialize",
+      llvm::cl::desc("NAME=VALUE pairs that fix size symbols (B=8)")};
+};
+
+/// tcc -> LLVM dialect for the host plus GPU kernels for NVIDIA GPUs: each
+/// fusion group's ops become kernels (gpu.launch, one per fused linalg op
+/// for now), the kernels NVVM -> PTX (-> cubin) embedded as gpu.binary, and
+/// the host code calls the mgpu* runtime functions (launches, device
+/// allocations) that a CUDA runtime library provides.
+void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 
 /// tcc (or already fused tcc) -> linalg on tensors, one loop nest per group.
 void buildTCCToLinalgPipeline(OpPassManager &pm,

@@ -1,0 +1,116 @@
+//===- HostAllocationsToDevice.cpp - buffers in GPU memory ------*- C++ -*-===//
+//
+// See the pass description (include/tcc/Conversion/Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_HOSTALLOCATIONSTODEVICEPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace mlir::tcc
+
+using namespace mlir;
+
+namespace {
+
+struct HostAllocationsToDevicePass
+    : tcc::impl::HostAllocationsToDevicePassBase<HostAllocationsToDevicePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<Operation *> ops;
+    SmallVector<memref::GetGlobalOp> globals;
+    getOperation().walk([&](Operation *op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
+              memref::AllocaOp>(op))
+        ops.push_back(op);
+      if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+        globals.push_back(global);
+    });
+    // Each becomes its async form on a fresh stream, waited for at once:
+    // gpu-to-llvm lowers those (mgpuMemAlloc/Free/cpy on a stream). Kernel
+    // launches synchronize on their own, so the order is kept.
+    Type token = gpu::AsyncTokenType::get(&getContext());
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                        .getAsyncToken();
+      Value done;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto device = gpu::AllocOp::create(
+            rewriter, loc, alloc.getType(), token, ValueRange{start},
+            alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+            /*hostShared=*/false);
+        done = device.getAsyncToken();
+        rewriter.replaceOp(alloc, device.getMemref());
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        done = gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                      dealloc.getMemref())
+                   .getAsyncToken();
+        rewriter.eraseOp(dealloc);
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        done = gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
+                                     copy.getTarget(), copy.getSource())
+                   .getAsyncToken();
+        rewriter.eraseOp(copy);
+      } else {
+        op->emitError("a stack buffer on the host cannot be used by GPU "
+                      "kernels");
+        return signalPassFailure();
+      }
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
+    }
+    DominanceInfo dominance(getOperation());
+    // Constants (memref.get_global: host memory) are copied into a device
+    // buffer where they are read, freed at the function's returns unless
+    // returned.
+    for (memref::GetGlobalOp global : globals) {
+      Location loc = global.getLoc();
+      rewriter.setInsertionPointAfter(global);
+      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                        .getAsyncToken();
+      auto device = gpu::AllocOp::create(
+          rewriter, loc, global.getType(), token, ValueRange{start},
+          ValueRange(), ValueRange(), /*hostShared=*/false);
+      Value buffer = device.getMemref();
+      Value copied =
+          gpu::MemcpyOp::create(rewriter, loc, token,
+                                ValueRange{device.getAsyncToken()}, buffer,
+                                global.getResult())
+              .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
+      rewriter.replaceUsesWithIf(global.getResult(), buffer,
+                                 [&](OpOperand &use) {
+                                   return !isa<gpu::MemcpyOp>(use.getOwner());
+                                 });
+      getOperation().walk([&](func::ReturnOp ret) {
+        // Returns on paths that never allocated it (an entry guard's early
+        // exit) have nothing to free.
+        if (llvm::is_contained(ret.getOperands(), buffer) ||
+            !dominance.properlyDominates(buffer, ret))
+          return;
+        rewriter.setInsertionPoint(ret);
+        Value t = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
+                      .getAsyncToken();
+        Value freed = gpu::DeallocOp::create(rewriter, loc, token,
+                                             ValueRange{t}, buffer)
+                          .getAsyncToken();
+        gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
+      });
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,80 @@
+// RUN: tcc-opt %s --tcc-host-allocations-to-device --split-input-file --verify-diagnostics | FileCheck %s
+
+// Host buffers live on the device: alloc (static and dynamic sizes),
+// copy and dealloc become their gpu forms on a stream that is waited for
+// at once; the kernel's own memory ops are left alone.
+// CHECK-LABEL: func.func @host_buffers
+//  CHECK-SAME:   %[[N:[a-zA-Z0-9_]+]]: index, %[[IN:[a-zA-Z0-9_]+]]: memref<?xf32>
+//       CHECK:   %[[T0:.+]] = gpu.wait async
+//       CHECK:   %[[A:.+]], %[[T1:.+]] = gpu.alloc async [%[[T0]]] (%[[N]]) : memref<?xf32>
+//       CHECK:   gpu.wait [%[[T1]]]
+//       CHECK:   %[[T2:.+]] = gpu.wait async
+//       CHECK:   %[[B:.+]], %[[T3:.+]] = gpu.alloc async [%[[T2]]] () : memref<16xf32>
+//       CHECK:   gpu.wait [%[[T3]]]
+//       CHECK:   %[[T4:.+]] = gpu.wait async
+//       CHECK:   %[[T5:.+]] = gpu.memcpy async [%[[T4]]] %[[A]], %[[IN]] : memref<?xf32>, memref<?xf32>
+//       CHECK:   gpu.wait [%[[T5]]]
+//       CHECK:   gpu.launch
+//       CHECK:     memref.load %[[A]]
+//       CHECK:     memref.store %{{.+}}, %[[B]]
+//       CHECK:   %[[T6:.+]] = gpu.wait async
+//       CHECK:   %[[T7:.+]] = gpu.dealloc async [%[[T6]]] %[[B]] : memref<16xf32>
+//       CHECK:   gpu.wait [%[[T7]]]
+//       CHECK:   return %[[A]]
+//   CHECK-NOT:   memref.alloc
+func.func @host_buffers(%n: index, %in: memref<?xf32>) -> memref<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<?xf32> to memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    %e = memref.load %a[%c0] : memref<?xf32>
+    memref.store %e, %b[%c0] : memref<16xf32>
+    gpu.terminator
+  }
+  memref.dealloc %b : memref<16xf32>
+  return %a : memref<?xf32>
+}
+
+// -----
+
+func.func @host_stack(%v: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{a stack buffer on the host cannot be used by GPU kernels}}
+  %s = memref.alloca() : memref<4xf32>
+  memref.store %v, %s[%c0] : memref<4xf32>
+  %r = memref.load %s[%c0] : memref<4xf32>
+  return %r : f32
+}
+
+// -----
+
+// A constant read by a kernel is copied into device memory where it is
+// read; freed at the return it reaches, not on the early exit before it.
+memref.global "private" constant @scale : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+// CHECK-LABEL: func.func @constant
+//       CHECK:   cf.cond_br
+//       CHECK:   return
+//       CHECK:   %[[G:.+]] = memref.get_global @scale
+//       CHECK:   %[[D:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<4xf32>
+//       CHECK:   gpu.memcpy async [%{{.+}}] %[[D]], %[[G]]
+//       CHECK:   gpu.launch
+//       CHECK:     memref.load %[[D]]
+//       CHECK:   gpu.dealloc async [%{{.+}}] %[[D]]
+//       CHECK:   return
+func.func @constant(%ok: i1, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  cf.cond_br %ok, ^run, ^exit
+^exit:
+  return
+^run:
+  %g = memref.get_global @scale : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    %e = memref.load %g[%c0] : memref<4xf32>
+    memref.store %e, %out[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

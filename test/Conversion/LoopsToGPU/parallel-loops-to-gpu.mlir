@@ -1,0 +1,112 @@
+// RUN: tcc-opt %s --tcc-parallel-loops-to-gpu --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: tcc-opt %s --tcc-parallel-loops-to-gpu="block-size=128" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=B128
+
+// A 2-D loop: one launch over 64 x 100 iterations flattened row-major,
+// 256 threads per block; a thread past the end does nothing; the column
+// is the remainder (consecutive threads, consecutive columns).
+// CHECK-LABEL: func.func @static_2d
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: memref<64x100xf32>, %[[B:[a-zA-Z0-9_]+]]: memref<64x100xf32>
+//       CHECK:   %[[SOME:.+]] = arith.cmpi sgt, %[[TOTAL:.+]], %{{.+}} : index
+//       CHECK:   scf.if %[[SOME]] {
+//       CHECK:     %[[BLOCKS:.+]] = arith.ceildivsi %[[TOTAL]], %[[T:.+]] : index
+//       CHECK:     gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[T]],
+//       CHECK:       %[[BASE:.+]] = arith.muli %[[BX]], %[[T]]
+//       CHECK:       %[[LIN:.+]] = arith.addi %[[BASE]], %[[TX]]
+//       CHECK:       %[[IN:.+]] = arith.cmpi slt, %[[LIN]], %[[TOTAL]]
+//       CHECK:       scf.if %[[IN]] {
+//       CHECK:         %[[COL:.+]] = arith.remsi %[[LIN]], %{{.+}}
+//       CHECK:         %[[ROW:.+]] = arith.divsi %[[LIN]], %{{.+}}
+//       CHECK:         %[[V:.+]] = memref.load %[[A]]
+//       CHECK:         memref.store %{{.+}}, %[[B]]
+//       CHECK:       gpu.terminator
+//   CHECK-NOT:   scf.parallel
+// B128-LABEL: func.func @static_2d
+//       B128:   arith.constant 128 : index
+func.func @static_2d(%a: memref<64x100xf32>, %b: memref<64x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c100) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<64x100xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %b[%i, %j] : memref<64x100xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Dynamic bounds with a lower bound and a step: the trip count is
+// ceil((ub - lb) / step), clamped at 0, and index = lb + i * step. An inner
+// loop (a reduction's) stays a loop inside the thread.
+// CHECK-LABEL: func.func @dynamic_steps
+//  CHECK-SAME:   %[[N:[a-zA-Z0-9_]+]]: index
+//       CHECK:   %[[SPAN:.+]] = arith.subi %[[N]], %[[LB:.+]] : index
+//       CHECK:   %[[CNT:.+]] = arith.ceildivsi %[[SPAN]], %[[STEP:.+]] : index
+//       CHECK:   arith.maxsi %[[CNT]]
+//       CHECK:   gpu.launch
+//       CHECK:     %[[I:.+]] = arith.muli %{{.+}}, %[[STEP]]
+//       CHECK:     %[[IV:.+]] = arith.addi %[[LB]], %[[I]]
+//       CHECK:     scf.for
+//       CHECK:       memref.load %{{.+}}[%[[IV]], %{{.+}}]
+func.func @dynamic_steps(%n: index, %a: memref<?x8xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c1) to (%n) step (%c3) {
+    %s = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %a[%i, %k] : memref<?x8xf32>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Loops already inside a kernel are left alone.
+// CHECK-LABEL: func.func @inside_launch
+//       CHECK:   gpu.launch
+//       CHECK:     scf.parallel
+func.func @inside_launch(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %e = memref.load %a[%i] : memref<4xf32>
+      memref.store %e, %a[%i] : memref<4xf32>
+      scf.reduce
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A parallel loop with a reduction of its own: not a kernel (yet).
+func.func @reduction(%a: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{a parallel loop with reductions cannot become a GPU kernel yet}}
+  %s = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%zero) -> f32 {
+    %v = memref.load %a[%i] : memref<8xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  return %s : f32
+}

@@ -1,0 +1,52 @@
+// The cuda pipeline end to end on the host: tcc -> fused linalg -> one GPU
+// kernel per fused op -> NVVM -> PTX for sm_90 (format=isa) embedded in a
+// gpu.binary, host code in the LLVM dialect with device allocations and
+// launches. CI has no GPU: this checks the PTX; cuda-pipeline-cubin.mlir
+// assembles it with ptxas.
+
+// RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa" --split-input-file | FileCheck %s
+
+// add + relu + mul by a broadcast row: one fused kernel. One thread per
+// element, consecutive threads on consecutive columns; the result buffer
+// is device memory.
+// CHECK-LABEL: llvm.func @add_relu_mul
+//       CHECK:   llvm.call @mgpuMemAlloc
+//       CHECK:   gpu.launch_func @add_relu_mul_kernel::@add_relu_mul_kernel blocks in
+//   CHECK-NOT:   gpu.launch_func
+//       CHECK: gpu.binary @add_relu_mul_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", link = ["{{.*}}/nvvm/libdevice/libdevice.10.bc"]>
+//  CHECK-SAME: .target sm_90
+//  CHECK-SAME: .visible .entry add_relu_mul_kernel(
+//  CHECK-SAME: .maxntid 256, 1, 1
+//  CHECK-SAME: %ctaid.x
+//  CHECK-SAME: %tid.x
+//  CHECK-SAME: ld.global.b32
+//  CHECK-SAME: add.rn.f32
+//  CHECK-SAME: max.NaN.f32
+//  CHECK-SAME: mul.rn.f32
+//  CHECK-SAME: st.global.b32
+func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c: tensor<4096xf32>) -> tensor<1024x4096xf32> {
+  %0 = tcc.add %a, %b : (tensor<1024x4096xf32>, tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
+  %1 = tcc.relu %0 : (tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
+  %2 = tcc.mul %1, %c : (tensor<1024x4096xf32>, tensor<4096xf32>) -> tensor<1024x4096xf32>
+  return %2 : tensor<1024x4096xf32>
+}
+
+// -----
+
+// Softmax over rows of a dynamic batch: the entry guard checks the row
+// length on the host before anything is allocated or launched; the group's
+// ops are kernels of their own for now (fill, max, exp, fill, sum, scale:
+// a row per thread in the reductions); exp is libdevice's __nv_expf,
+// linked and inlined (ex2.approx), not left an unresolved extern.
+// CHECK-LABEL: llvm.func @softmax
+//       CHECK:   llvm.icmp "eq" %{{.+}}, %{{.+}} : i64
+// CHECK-COUNT-6:   gpu.launch_func @softmax_kernel
+//   CHECK-NOT:   gpu.launch_func
+//   CHECK-NOT: __nv_expf
+//       CHECK: gpu.binary @softmax_kernel_1
+//  CHECK-SAME: ex2.approx.ftz.f32
+//   CHECK-NOT: __nv_expf
+func.func @softmax(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %y = tcc.softmax %x {axis = 1 : i64} : (tensor<?x4096xf32>) -> tensor<?x4096xf32>
+  return %y : tensor<?x4096xf32>
+}
