@@ -19,7 +19,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "FileCheck", "not"], tool_dirs)
+llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "FileCheck", "not"], tool_dirs)
 
 # The cuda pipeline serializes kernels to cubin with CUDA's ptxas: tests that
 # need it say `REQUIRES: ptxas`.

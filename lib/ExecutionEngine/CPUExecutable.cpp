@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -160,10 +161,13 @@ splitIntoBuckets(ModuleOp module, const BucketSpec &spec,
   return success();
 }
 
-FailureOr<LoweredModule>
-mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
-                       std::string &error,
-                       const std::optional<BucketSpec> &buckets) {
+/// Clones `module`, derives shapes (specializing `specialize`), splits
+/// buckets, records the entry signatures, then runs `buildPipeline` on the
+/// clone.
+static FailureOr<LoweredModule>
+lowerWith(ModuleOp module, ArrayRef<std::string> specializeSizes,
+          function_ref<void(OpPassManager &)> buildPipeline,
+          std::string &error, const std::optional<BucketSpec> &buckets) {
   LoweredModule result;
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> lowered(module.clone());
@@ -181,8 +185,8 @@ mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
     }
     return success();
   };
-  SmallVector<std::string> specialize(options.specialize.begin(),
-                                      options.specialize.end());
+  SmallVector<std::string> specialize(specializeSizes.begin(),
+                                      specializeSizes.end());
   if (failed(deriveShapes(specialize)))
     return failure();
   std::map<std::string, FunctionSignature> bucketed;
@@ -227,19 +231,52 @@ mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
   registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
-  // Specialization is done: the pipeline runs on the specialized module,
-  // with every other option as given.
-  CPUPipelineOptions rest;
-  rest.copyOptionValuesFrom(options);
-  rest.specialize.clear();
   PassManager pm(ctx);
-  buildCPUPipeline(pm, rest);
+  buildPipeline(pm);
   if (failed(pm.run(*lowered))) {
     error = "lowering to LLVM failed (see the diagnostics above)";
     return failure();
   }
   result.module = std::move(lowered);
   return result;
+}
+
+FailureOr<LoweredModule>
+mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
+                       std::string &error,
+                       const std::optional<BucketSpec> &buckets) {
+  SmallVector<std::string> specialize(options.specialize.begin(),
+                                      options.specialize.end());
+  // Specialization is done before the pipeline: it runs on the specialized
+  // module, with every other option as given.
+  return lowerWith(
+      module, specialize,
+      [&](OpPassManager &pm) {
+        CPUPipelineOptions rest;
+        rest.copyOptionValuesFrom(options);
+        rest.specialize.clear();
+        buildCPUPipeline(pm, rest);
+      },
+      error, buckets);
+}
+
+FailureOr<LoweredModule>
+mlir::tcc::lowerForCUDA(ModuleOp module, const CUDAPipelineOptions &options,
+                        std::string &error) {
+  SmallVector<std::string> specialize(options.specialize.begin(),
+                                      options.specialize.end());
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  module.getContext()->appendDialectRegistry(registry);
+  return lowerWith(
+      module, specialize,
+      [&](OpPassManager &pm) {
+        CUDAPipelineOptions rest;
+        rest.copyOptionValuesFrom(options);
+        rest.specialize.clear();
+        buildCUDAPipeline(pm, rest);
+      },
+      error, std::nullopt);
 }
 
 std::unique_ptr<CPUExecutable>

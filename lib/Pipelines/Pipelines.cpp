@@ -167,10 +167,10 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createConvertLinalgToParallelLoopsPass());
+  loops.addPass(createHostAllocationsToDevicePass());
   ParallelLoopsToGPUPassOptions kernels;
   kernels.blockSize = options.blockSize;
   loops.addPass(createParallelLoopsToGPUPass(kernels));
-  loops.addPass(createHostAllocationsToDevicePass());
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());
@@ -211,6 +211,8 @@ static void buildNVVMPipeline(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
 
   pm.addPass(createGpuToLLVMConversionPass());
+  // Strided views the host returns (a slice of a merged linear's result).
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   binary.toolkitPath = cuda;

@@ -9,6 +9,65 @@
 
 using namespace tcc::runtime;
 
+namespace {
+
+/// The few driver calls that stage tensors of a cuda library between host
+/// and device, from libcuda.so.1 opened at run time (tcc's runtime does not
+/// link against CUDA; only device libraries need it).
+struct Driver {
+  using CUresult = int;
+  CUresult (*init)(unsigned);
+  CUresult (*deviceGet)(int *, int);
+  CUresult (*retain)(void **, int);
+  CUresult (*setCurrent)(void *);
+  CUresult (*alloc)(uint64_t *, size_t);
+  CUresult (*free)(uint64_t);
+  CUresult (*htod)(uint64_t, const void *, size_t);
+  CUresult (*dtoh)(void *, uint64_t, size_t);
+  CUresult (*sync)(void);
+
+  static Driver *get(std::string &error) {
+    static Driver driver;
+    static std::string loadError = [] {
+      void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+      if (!h)
+        return std::string("a cuda library needs the NVIDIA driver: ") +
+               dlerror();
+      auto bind = [&](auto &fn, const char *name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+            dlsym(h, name));
+        return fn != nullptr;
+      };
+      if (!bind(driver.init, "cuInit") ||
+          !bind(driver.deviceGet, "cuDeviceGet") ||
+          !bind(driver.retain, "cuDevicePrimaryCtxRetain") ||
+          !bind(driver.setCurrent, "cuCtxSetCurrent") ||
+          !bind(driver.alloc, "cuMemAlloc_v2") ||
+          !bind(driver.free, "cuMemFree_v2") ||
+          !bind(driver.htod, "cuMemcpyHtoD_v2") ||
+          !bind(driver.dtoh, "cuMemcpyDtoH_v2") ||
+          !bind(driver.sync, "cuCtxSynchronize"))
+        return std::string("libcuda.so.1 lacks a driver API function");
+      int device = 0;
+      void *context = nullptr;
+      const char *env = std::getenv("TCC_CUDA_DEVICE");
+      if (driver.init(0) != 0 ||
+          driver.deviceGet(&device, env ? std::atoi(env) : 0) != 0 ||
+          driver.retain(&context, device) != 0 ||
+          driver.setCurrent(context) != 0)
+        return std::string("no usable CUDA device");
+      return std::string();
+    }();
+    if (!loadError.empty()) {
+      error = loadError;
+      return nullptr;
+    }
+    return &driver;
+  }
+};
+
+} // namespace
+
 struct ModelLibrary::Api {
   decltype(&::tcc_run) run;
   decltype(&::tcc_release) release;
@@ -76,6 +135,32 @@ bool ModelLibrary::call(const std::string &name,
     error = "the library has no entry named '" + name + "'";
     return false;
   }
+  // A cuda library takes and gives device pointers: inputs go to the
+  // device first, results come back after.
+  Driver *driver = nullptr;
+  std::vector<uint64_t> deviceInputs;
+  auto freeInputs = [&] {
+    for (uint64_t p : deviceInputs)
+      if (p)
+        driver->free(p);
+  };
+  if (isDeviceLibrary()) {
+    driver = Driver::get(error);
+    if (!driver)
+      return false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      uint64_t p = 0;
+      size_t bytes = inputs[i].numBytes();
+      if (bytes && (driver->alloc(&p, bytes) != 0 ||
+                    driver->htod(p, inputs[i].data.data(), bytes) != 0)) {
+        freeInputs();
+        error = "copying input " + std::to_string(i) + " to the device failed";
+        return false;
+      }
+      deviceInputs.push_back(p);
+      in[i].data = reinterpret_cast<void *>(p);
+    }
+  }
   std::vector<tcc_tensor> out(numResults);
   auto start = std::chrono::steady_clock::now();
   int rc = api->run(name.c_str(), in.data(), (int)in.size(), out.data(),
@@ -85,18 +170,37 @@ bool ModelLibrary::call(const std::string &name,
           .count();
   if (rc != 0) {
     error = api->lastError();
+    if (driver)
+      freeInputs();
     return false;
   }
   results.clear();
+  bool copied = true;
   for (tcc_tensor &t : out) {
     HostTensor h(static_cast<DType>(t.dtype),
                  std::vector<int64_t>(t.shape, t.shape + t.rank));
-    if (h.numBytes())
-      std::memcpy(h.data.data(), t.data, h.numBytes());
+    if (h.numBytes()) {
+      if (driver)
+        copied &= driver->dtoh(h.data.data(),
+                               reinterpret_cast<uint64_t>(t.data),
+                               h.numBytes()) == 0;
+      else
+        std::memcpy(h.data.data(), t.data, h.numBytes());
+    }
     api->release(&t);
     results.push_back(std::move(h));
   }
+  if (driver)
+    freeInputs();
+  if (!copied) {
+    error = "copying a result from the device failed";
+    return false;
+  }
   return true;
+}
+
+bool ModelLibrary::isDeviceLibrary() const {
+  return manifest().find("\"memory\": \"device\"") != std::string::npos;
 }
 
 std::string ModelLibrary::manifest() const { return api->manifest(); }

@@ -50,6 +50,12 @@ struct UnrankedMemRef {
   int64_t *descriptor;
 };
 
+/// Copies a strided result view into the contiguous buffer `dst` (both in
+/// the library's memory: host, or device, staged through the host).
+bool copyResult(void *dst, int64_t allocated, int64_t aligned, int64_t offset,
+                const int64_t *sizes, const int64_t *strides, int rank,
+                size_t elem);
+
 } // namespace
 
 extern "C" {
@@ -149,6 +155,9 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
     words += 3 + 2 * e->result_ranks[r];
   std::vector<int64_t> out(words, 0);
   e->call(out.data(), args.data());
+  if (tcc_memory_.error)
+    if (const char *deviceError = tcc_memory_.error())
+      return fail(5, std::string(e->name) + ": " + deviceError);
   if (int64_t status = out[0]) {
     std::string shapes;
     for (int i = 0; i < numInputs; ++i)
@@ -190,21 +199,17 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
       t.owner = reinterpret_cast<void *>(allocated);
       continue;
     }
-    void *copy = tccMalloc(n * elem > 0 ? n * elem : 1);
+    size_t bytes = n * elem;
+    void *copy = tcc_memory_.alloc(bytes > 0 ? bytes : 1);
     if (!copy)
       return fail(4, "out of memory for result " + std::to_string(r));
-    int64_t srcDesc[3 + 2 * TCC_MAX_RANK] = {allocated, aligned, offset};
-    int64_t dstDesc[3 + 2 * TCC_MAX_RANK] = {reinterpret_cast<int64_t>(copy),
-                                             reinterpret_cast<int64_t>(copy),
-                                             0};
-    for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
-      srcDesc[3 + d] = dstDesc[3 + d] = sizes[d];
-      srcDesc[3 + rank + d] = strides[d];
-      dstDesc[3 + rank + d] = stride;
-      stride *= sizes[d];
-    }
-    UnrankedMemRef src{rank, srcDesc}, dst{rank, dstDesc};
-    memrefCopy(static_cast<int64_t>(elem), &src, &dst);
+    if (!copyResult(copy, allocated, aligned, offset, sizes, strides, rank,
+                    elem))
+      return fail(5, std::string(e->name) + ": copying result " +
+                         std::to_string(r) + " failed" +
+                         (tcc_memory_.error ? std::string(": ") +
+                                                  tcc_memory_.error()
+                                            : std::string()));
     t.data = t.owner = copy;
   }
   // Allocations that no result owns now (copied views, duplicates) are
@@ -220,7 +225,7 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
     for (int64_t f : freed)
       keep |= f == allocated;
     if (!keep) {
-      tccFree(reinterpret_cast<void *>(allocated));
+      tcc_memory_.release(reinterpret_cast<void *>(allocated));
       freed.push_back(allocated);
     }
   }
@@ -230,7 +235,7 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
 void tcc_release(tcc_tensor *result) {
   if (!result || !result->owner)
     return;
-  tccFree(result->owner);
+  tcc_memory_.release(result->owner);
   result->owner = result->data = nullptr;
 }
 
@@ -256,3 +261,46 @@ int tcc_entry_arity(const char *name, int *numInputs, int *numResults) {
 }
 
 } // extern "C"
+
+namespace {
+
+bool copyResult(void *dst, int64_t allocated, int64_t aligned, int64_t offset,
+                const int64_t *sizes, const int64_t *strides, int rank,
+                size_t elem) {
+  (void)allocated;
+  int64_t n = 1, last = offset; // last element index the view reaches
+  for (int d = 0; d < rank; ++d) {
+    n *= sizes[d];
+    if (sizes[d] > 0)
+      last += (sizes[d] - 1) * strides[d];
+  }
+  if (n == 0)
+    return true;
+  int64_t srcDesc[3 + 2 * TCC_MAX_RANK] = {aligned, aligned, offset};
+  int64_t dstDesc[3 + 2 * TCC_MAX_RANK] = {0, 0, 0};
+  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    srcDesc[3 + d] = dstDesc[3 + d] = sizes[d];
+    srcDesc[3 + rank + d] = strides[d];
+    dstDesc[3 + rank + d] = stride;
+    stride *= sizes[d];
+  }
+  if (!tcc_memory_.device) {
+    dstDesc[0] = dstDesc[1] = reinterpret_cast<int64_t>(dst);
+    UnrankedMemRef src{rank, srcDesc}, out{rank, dstDesc};
+    memrefCopy(static_cast<int64_t>(elem), &src, &out);
+    return true;
+  }
+  // Device memory: the span the view covers comes to the host, is
+  // compacted there and goes back.
+  std::vector<char> span((last + 1) * elem), packed(n * elem);
+  if (tcc_memory_.copy(span.data(), reinterpret_cast<void *>(aligned),
+                       span.size()) != 0)
+    return false;
+  srcDesc[0] = srcDesc[1] = reinterpret_cast<int64_t>(span.data());
+  dstDesc[0] = dstDesc[1] = reinterpret_cast<int64_t>(packed.data());
+  UnrankedMemRef src{rank, srcDesc}, out{rank, dstDesc};
+  memrefCopy(static_cast<int64_t>(elem), &src, &out);
+  return tcc_memory_.copy(dst, packed.data(), packed.size()) == 0;
+}
+
+} // namespace

@@ -23,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -53,11 +54,17 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
 static cl::opt<std::string> outputFile("o", cl::desc("Output library (.so)"),
                                        cl::value_desc("libNAME.so"),
                                        cl::Required);
-enum class Target { CPU };
+enum class Target { CPU, CUDA };
 static cl::opt<Target> target(
     "target", cl::desc("What the library runs on"),
-    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU (x86-64)")),
+    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU (x86-64)"),
+               clEnumValN(Target::CUDA, "cuda",
+                          "NVIDIA GPUs (kernels for --chip, host code for "
+                          "this CPU): tensors are device pointers")),
     cl::init(Target::CPU));
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("GPU architecture (--target=cuda)"),
+                                 cl::init("sm_90"));
 static cl::opt<std::string>
     mcpu("mcpu", cl::desc("CPU to generate code for (default: this machine's)"),
          cl::init("native"));
@@ -116,6 +123,7 @@ static llvm::json::Array shapesOf(mlir::tcc::SymbolicShapeAnalysis &shapes,
 static llvm::json::Object
 manifest(ModuleOp source, ArrayRef<mlir::tcc::FunctionSignature> signatures,
          std::string &error) {
+  bool cuda = target == Target::CUDA;
   llvm::json::Array entries;
   for (const mlir::tcc::FunctionSignature &sig : signatures) {
     auto func = source.lookupSymbol<func::FuncOp>(sig.name);
@@ -157,11 +165,15 @@ manifest(ModuleOp source, ArrayRef<mlir::tcc::FunctionSignature> signatures,
     entry["checks"] = std::move(constraints);
     entries.push_back(std::move(entry));
   }
-  return llvm::json::Object{{"format", "tcc-model-1"},
-                            {"target", "cpu"},
-                            {"abi", "include/tcc/Runtime/tcc_model.h"},
-                            {"workspace_bytes", 0},
-                            {"entries", std::move(entries)}};
+  llvm::json::Object out{{"format", "tcc-model-1"},
+                         {"target", cuda ? "cuda" : "cpu"},
+                         {"memory", cuda ? "device" : "host"},
+                         {"abi", "include/tcc/Runtime/tcc_model.h"},
+                         {"workspace_bytes", 0},
+                         {"entries", std::move(entries)}};
+  if (cuda)
+    out["chip"] = chip;
+  return out;
 }
 
 /// The entry table (ModelTable.h) and one trampoline per entry that calls
@@ -227,7 +239,15 @@ static std::string entryTable(ArrayRef<mlir::tcc::FunctionSignature> signatures,
   }
   if (signatures.empty())
     c += "  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n";
-  c += "};\nconst int32_t tcc_entry_count_ = " +
+  c += "};\n";
+  if (target == Target::CUDA)
+    c += "#include \"tcc/Runtime/CUDARuntime.h\"\n"
+         "const tcc_memory_ops tcc_memory_ = {1, tccCudaFree, tccCudaAlloc, "
+         "tccCudaCopy, tccCudaTakeError};\n";
+  else
+    c += "extern void tccFree(void *);\nextern void *tccMalloc(size_t);\n"
+         "const tcc_memory_ops tcc_memory_ = {0, tccFree, tccMalloc, 0, 0};\n";
+  c += "const int32_t tcc_entry_count_ = " +
        std::to_string(signatures.size()) + ";\n";
   c += "const char tcc_manifest_[] = " + cString(manifestText) + ";\n";
   return c;
@@ -243,6 +263,7 @@ static LogicalResult emitObject(ModuleOp lowered, StringRef path,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  registerAllToLLVMIRTranslations(registry); // gpu.binary, launch_func
   lowered->getContext()->appendDialectRegistry(registry);
 
   llvm::LLVMContext llvmContext;
@@ -332,13 +353,27 @@ int main(int argc, char **argv) {
     return fail("-o: expected a shared library name ending in .so, got '" +
                 outputFile + "'");
 
-  mlir::tcc::CPUPipelineOptions options;
-  options.fuse = !noFuse;
-  options.parallel = !noParallel;
-  for (const std::string &s : specialize)
-    options.specialize.push_back(s);
-  FailureOr<mlir::tcc::LoweredModule> lowered =
-      mlir::tcc::lowerForCPU(*module, options, error);
+  FailureOr<mlir::tcc::LoweredModule> lowered = failure();
+  if (target == Target::CUDA) {
+#ifndef TCC_CUDA_RUNTIME_LIB
+    return fail("--target=cuda: this tcc was built without the CUDA toolkit "
+                "(configure with -DTCC_CUDA_PATH=...)");
+#else
+    mlir::tcc::CUDAPipelineOptions options;
+    options.fuse = !noFuse;
+    options.chip = chip;
+    for (const std::string &s : specialize)
+      options.specialize.push_back(s);
+    lowered = mlir::tcc::lowerForCUDA(*module, options, error);
+#endif
+  } else {
+    mlir::tcc::CPUPipelineOptions options;
+    options.fuse = !noFuse;
+    options.parallel = !noParallel;
+    for (const std::string &s : specialize)
+      options.specialize.push_back(s);
+    lowered = mlir::tcc::lowerForCPU(*module, options, error);
+  }
   if (failed(lowered))
     return fail(error);
   if (lowered->signatures.empty())
@@ -416,8 +451,15 @@ int main(int argc, char **argv) {
                                    "-Wl,--no-undefined",
                                    "-o",
                                    outputFile};
-  if (!noParallel)
+  if (target == Target::CUDA) {
+#ifdef TCC_CUDA_RUNTIME_LIB
+    // The driver API: the stub to link, libcuda.so.1 where it runs.
+    args.insert(args.end() - 2, TCC_CUDA_RUNTIME_LIB);
+    args.insert(args.end() - 2, TCC_CUDA_DRIVER_STUB);
+#endif
+  } else if (!noParallel) {
     args.insert(args.end() - 2, TCC_OPENMP_RUNTIME_PATH);
+  }
   std::vector<StringRef> argRefs(args.begin(), args.end());
   std::string linkError;
   int rc = llvm::sys::ExecuteAndWait(*cc, argRefs, std::nullopt, {}, 0, 0,

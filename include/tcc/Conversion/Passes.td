@@ -245,15 +245,21 @@ def HostAllocationsToDevicePass
   let description = [{
     In the cuda pipeline every tensor lives in device memory: the host
     function's `memref.alloc`s become `gpu.alloc`, its `memref.dealloc`s
-    `gpu.dealloc`, and `memref.copy` between buffers `gpu.memcpy`; a
+    `gpu.dealloc`, and `memref.copy` between buffers `gpu.memcpy` (a copy
+    from or to a strided view becomes an `scf.parallel` copy loop, which
+    tcc-parallel-loops-to-gpu then makes a kernel: run this pass between
+    convert-linalg-to-parallel-loops and it); a
     constant (`memref.get_global`, host memory) is copied into a device
     buffer where it is read, freed at the returns unless returned. Each
     runs on a stream of its own that is waited for at once. Inside
-    `gpu.launch` bodies nothing changes. `memref.alloca` on the host (a
+    `gpu.launch` and `scf.parallel` bodies nothing changes. `memref.alloca`
+    on the host (a
     small scratch buffer) is rejected: kernels cannot reach host stack.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

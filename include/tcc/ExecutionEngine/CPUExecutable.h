@@ -69,6 +69,12 @@ lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
             std::string &error,
             const std::optional<BucketSpec> &buckets = std::nullopt);
 
+/// Lowers (a clone of) `module` with the cuda pipeline: host code in the
+/// LLVM dialect with the kernels embedded (tcc-compile --target=cuda).
+FailureOr<LoweredModule> lowerForCUDA(ModuleOp module,
+                                      const CUDAPipelineOptions &options,
+                                      std::string &error);
+
 class CPUExecutable {
 public:
   /// Lowers (a clone of) `module` with the CPU pipeline and JIT-compiles it.

@@ -10,7 +10,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
-#ifndef TCC_CUDA_PATH
+#ifndef TCC_CUDA_PATH // set by CMake (TCC_CUDA_PATH)
 #define TCC_CUDA_PATH "/usr/local/cuda"
 #endif
 

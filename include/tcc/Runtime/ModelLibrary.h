@@ -29,6 +29,9 @@ public:
             std::vector<HostTensor> &results, std::string &error);
 
   std::string manifest() const;
+  /// Whether entries take and give device pointers (a cuda library):
+  /// call() then copies inputs to the device and results back.
+  bool isDeviceLibrary() const;
   std::vector<std::string> entryNames() const;
   /// Seconds the library's tcc_run took in the last call (the compiled code
   /// and its checks, without copying results into HostTensors).

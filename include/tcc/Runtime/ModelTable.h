@@ -8,6 +8,7 @@
 #ifndef TCC_RUNTIME_MODELTABLE_H
 #define TCC_RUNTIME_MODELTABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,6 +29,18 @@ typedef struct tcc_entry_desc {
   const char *const *guards;
 } tcc_entry_desc;
 
+/* Where results live and how to free and copy them: host memory (cpu
+ * builds: the caching allocator) or device memory (cuda builds). `error`
+ * returns (and clears) a pending device error, or null. */
+typedef struct tcc_memory_ops {
+  int32_t device; /* 0: host memory, 1: CUDA device memory */
+  void (*release)(void *ptr);
+  void *(*alloc)(size_t bytes);
+  int (*copy)(void *dst, const void *src, size_t bytes); /* 0: done */
+  const char *(*error)(void);
+} tcc_memory_ops;
+
+extern const tcc_memory_ops tcc_memory_;
 extern const tcc_entry_desc tcc_entries_[];
 extern const int32_t tcc_entry_count_;
 extern const char tcc_manifest_[];

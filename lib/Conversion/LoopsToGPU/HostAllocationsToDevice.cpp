@@ -8,7 +8,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -21,6 +23,25 @@ using namespace mlir;
 
 namespace {
 
+/// `copy` as an scf.parallel of loads and stores over its shape.
+void copyByLoop(IRRewriter &rewriter, memref::CopyOp copy) {
+  Location loc = copy.getLoc();
+  Value src = copy.getSource(), dst = copy.getTarget();
+  int64_t rank = cast<MemRefType>(src.getType()).getRank();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lbs(rank, zero), steps(rank, one), ubs;
+  for (int64_t d = 0; d < rank; ++d)
+    ubs.push_back(memref::DimOp::create(rewriter, loc, src, d));
+  scf::ParallelOp::create(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        Value v = memref::LoadOp::create(b, l, src, ivs);
+        memref::StoreOp::create(b, l, v, dst, ivs);
+      });
+  rewriter.eraseOp(copy);
+}
+
 struct HostAllocationsToDevicePass
     : tcc::impl::HostAllocationsToDevicePassBase<HostAllocationsToDevicePass> {
   using Base::Base;
@@ -30,7 +51,10 @@ struct HostAllocationsToDevicePass
     SmallVector<Operation *> ops;
     SmallVector<memref::GetGlobalOp> globals;
     getOperation().walk([&](Operation *op) {
-      if (op->getParentOfType<gpu::LaunchOp>())
+      // What kernels do (or will do: parallel loops become kernels) is
+      // theirs.
+      if (op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<scf::ParallelOp>())
         return;
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
               memref::AllocaOp>(op))
@@ -61,6 +85,17 @@ struct HostAllocationsToDevicePass
                    .getAsyncToken();
         rewriter.eraseOp(dealloc);
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        auto srcType = cast<MemRefType>(copy.getSource().getType());
+        auto dstType = cast<MemRefType>(copy.getTarget().getType());
+        if (!srcType.getLayout().isIdentity() ||
+            !dstType.getLayout().isIdentity()) {
+          // A strided view (a slice of a merged linear's result) is not
+          // one block of memory: an element-wise copy loop, which
+          // tcc-parallel-loops-to-gpu makes a kernel.
+          rewriter.eraseOp(start.getDefiningOp());
+          copyByLoop(rewriter, copy);
+          continue;
+        }
         done = gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
                                      copy.getTarget(), copy.getSource())
                    .getAsyncToken();

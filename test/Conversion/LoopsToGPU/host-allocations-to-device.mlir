@@ -78,3 +78,23 @@ func.func @constant(%ok: i1, %out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A copy out of a strided view (a slice of a merged linear's result) is
+// not one block of memory: an element-wise parallel loop (a kernel, once
+// tcc-parallel-loops-to-gpu runs), not a gpu.memcpy. Loops already there
+// are left alone.
+// CHECK-LABEL: func.func @strided_copy
+//  CHECK-SAME:   %[[V:[a-zA-Z0-9_]+]]: memref<?x12xf32, strided<[13, 1]>>
+//       CHECK:   %[[D:.+]], %{{.+}} = gpu.alloc async
+//       CHECK:   %[[N:.+]] = memref.dim %[[V]], %{{.+}}
+//       CHECK:   scf.parallel (%[[I:.+]], %[[J:.+]]) = (%{{.+}}, %{{.+}}) to (%[[N]], %{{.+}})
+//       CHECK:     %[[E:.+]] = memref.load %[[V]][%[[I]], %[[J]]]
+//       CHECK:     memref.store %[[E]], %[[D]][%[[I]], %[[J]]]
+//   CHECK-NOT:   gpu.memcpy
+func.func @strided_copy(%v: memref<?x12xf32, strided<[13, 1]>>, %n: index) -> memref<?x12xf32> {
+  %a = memref.alloc(%n) : memref<?x12xf32>
+  memref.copy %v, %a : memref<?x12xf32, strided<[13, 1]>> to memref<?x12xf32>
+  return %a : memref<?x12xf32>
+}

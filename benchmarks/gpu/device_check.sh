@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (no MLIR there): every case prepare_check.py built,
+# through tcc-run-lib, compared with the reference evaluator's outputs.
+#   bash benchmarks/gpu/device_check.sh [DIR]   (default build/gpu-check)
+set -uo pipefail
+DIR="${1:-$(dirname "${BASH_SOURCE[0]}")/../../build/gpu-check}"
+cd "$DIR"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+status=0
+while read -r lib fn rtol atol expected specs; do
+  [ -z "$lib" ] && continue
+  args=()
+  for s in $specs; do args+=("--input=$s"); done
+  IFS=, read -ra exp <<<"$expected"
+  for e in "${exp[@]}"; do args+=("--expected_output=@$e"); done
+  echo "== $lib ($fn)"
+  ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
+      --benchmark=20 "${args[@]}" || status=1
+done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
+               print $1, $2, $3, $4, $5, specs }' cases.txt)
+
+# Timing of the memory-bound kernels at [16384, N] (inputs random, made on
+# the host; results unchecked here, the cases above check them). The time
+# is tcc_run's: allocation of the result, the kernels, synchronization.
+echo "== timing"
+./tcc-run-lib ./libsoftmax.so --input=16384x4096xf32=random --benchmark=10 || status=1
+./tcc-run-lib ./liblayer_norm.so --input=16384x1024xf32=random \
+    --input=1024xf32=random --input=1024xf32=random --benchmark=10 || status=1
+./tcc-run-lib ./libbias_gelu.so --input=16384x3072xf32=random \
+    --input=3072xf32=random --benchmark=10 || status=1
+exit $status

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Builds what the GPU correctness check runs on the device machine.
+
+For each case: tcc-compile --target=cuda the module into a library, and
+evaluate the same function with tcc-run's reference evaluator on the same
+seeded random inputs (tcc-run-lib regenerates them from the specs), saving
+the expected outputs as .npy. Writes everything, plus tcc-run-lib (no MLIR
+needed there) and cases.txt, into OUT (default build/gpu-check), which
+device_check.sh runs:
+
+    python3 benchmarks/gpu/prepare_check.py [OUT]
+    # on the device machine, with OUT carried:
+    bash benchmarks/gpu/device_check.sh [OUT]
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, "build", "bin")
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "gpu-check")
+
+# name, module, function, sizes of the size symbols, rtol, atol
+CASES = [
+    ("softmax", "benchmarks/gpu/cases/softmax.mlir", "softmax", {"N": 300}, 1e-4, 1e-6),
+    ("layer_norm", "benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 1e-4, 1e-5),
+    ("bias_gelu", "benchmarks/gpu/cases/bias_gelu.mlir", "bias_gelu", {"N": 129}, 1e-4, 1e-6),
+    ("robot_policy", "examples/robot_policy.mlir", "robot_policy", {"B": 8}, 1e-4, 1e-5),
+    ("conv_block", "examples/conv_block.mlir", "conv_block", {"B": 1}, 1e-3, 1e-3),
+    ("vit_block", "examples/vit_block.mlir", "vit_block", {"B": 1, "S": 9}, 1e-3, 0.1),
+]
+
+
+def shape_of(dims, sizes):
+    out = []
+    for d in dims:
+        expr = re.sub(r"\bfloordiv\b", "//", d)
+        out.append(int(eval(expr, {}, dict(sizes))))
+    return out
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    shutil.copy(os.path.join(BIN, "tcc-run-lib"), OUT)
+    lines = []
+    for name, module, function, sizes, rtol, atol in CASES:
+        src = os.path.join(ROOT, module)
+        lib = os.path.join(OUT, "lib%s.so" % name)
+        subprocess.run([os.path.join(BIN, "tcc-compile"), src, "--target=cuda",
+                        "-o", lib], check=True)
+        manifest = json.load(open(os.path.join(OUT, "lib%s.json" % name)))
+        entry = next(e for e in manifest["entries"] if e["name"] == function)
+        specs = []
+        for t in entry["inputs"]:
+            shape = shape_of(t["shape"], sizes)
+            specs.append("x".join(str(s) for s in shape) + "x" + t["dtype"] + "=random")
+        expected = []
+        outputs = []
+        for r in range(len(entry["results"])):
+            path = "%s.expected.%d.npy" % (name, r)
+            expected.append(path)
+            outputs.append("--output=@" + os.path.join(OUT, path))
+        subprocess.run([os.path.join(BIN, "tcc-run"), src, "--function=" + function,
+                        "--reference"] + ["--input=" + s for s in specs] + outputs,
+                       check=True, stdout=subprocess.DEVNULL)
+        lines.append(" ".join(["lib%s.so" % name, function, repr(rtol), repr(atol),
+                               ",".join(expected)] + specs))
+        print("prepared", name, " ".join(specs))
+    with open(os.path.join(OUT, "cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+//===- CUDARuntime.cpp - what cuda-pipeline host code calls -----*- C++ -*-===//
+//
+// The host side of the cuda pipeline lowers kernel launches, device
+// allocations and copies to calls of `mgpu*` functions (MLIR's
+// gpu-to-llvm ABI; Debian ships no mlir_cuda_runtime). This implements
+// them on the CUDA driver API, for tcc-compile's cuda libraries.
+//
+// Errors do not abort: the first failing driver call's message (naming
+// the call and, for launches, the kernel) is kept until tccCudaTakeError()
+// collects it, and tcc_run returns it. A failed allocation returns null
+// and later calls on that stream are skipped by the driver's own error
+// state, so a call fails cleanly instead of crashing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Runtime/CUDARuntime.h"
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace {
+
+std::mutex mutex;
+std::string pendingError;              // guarded by mutex
+std::map<CUfunction, std::string> names; // kernel names, for messages
+
+void record(const std::string &message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (pendingError.empty())
+    pendingError = message;
+}
+
+/// Checks a driver call; records "cuFoo failed (CUDA_ERROR_X: text)".
+bool check(CUresult r, const char *call, const std::string &detail = "") {
+  if (r == CUDA_SUCCESS)
+    return true;
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  record(std::string(call) + " failed" +
+         (detail.empty() ? "" : " (" + detail + ")") + ": " +
+         (name ? name : "unknown error") + (text ? std::string(": ") + text
+                                                : std::string()));
+  return false;
+}
+
+/// The primary context of device 0 (or TCC_CUDA_DEVICE), made current on
+/// the calling thread.
+bool ensureContext() {
+  static CUcontext context = nullptr;
+  static CUresult initResult = [] {
+    CUresult r = cuInit(0);
+    if (r != CUDA_SUCCESS)
+      return r;
+    int ordinal = 0;
+    if (const char *env = std::getenv("TCC_CUDA_DEVICE"))
+      ordinal = std::atoi(env);
+    CUdevice device;
+    r = cuDeviceGet(&device, ordinal);
+    if (r != CUDA_SUCCESS)
+      return r;
+    return cuDevicePrimaryCtxRetain(&context, device);
+  }();
+  if (!check(initResult, "CUDA initialization (cuInit / primary context)"))
+    return false;
+  return check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+}
+
+} // namespace
+
+extern "C" {
+
+CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
+  if (!ensureContext())
+    return nullptr;
+  CUmodule module = nullptr;
+  check(cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (!ensureContext())
+    return nullptr;
+  CUmodule module = nullptr;
+  char log[4096] = {0};
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log))};
+  check(cuModuleLoadDataEx(&module, data, 3, options, values),
+        "cuModuleLoadDataEx (PTX JIT)", log);
+  return module;
+}
+
+void mgpuModuleUnload(CUmodule module) {
+  if (module)
+    cuModuleUnload(module);
+}
+
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  if (!module)
+    return nullptr; // the load failed and said so
+  CUfunction function = nullptr;
+  if (check(cuModuleGetFunction(&function, module, name),
+            "cuModuleGetFunction", name)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    names.emplace(function, name);
+  }
+  return function;
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CUstream stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (!function)
+    return;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    name = names[function];
+  }
+  if (gridX > INT32_MAX || gridY > 65535 || gridZ > 65535) {
+    record("kernel " + name + ": grid " + std::to_string(gridX) + " x " +
+           std::to_string(gridY) + " x " + std::to_string(gridZ) +
+           " exceeds the device's limits");
+    return;
+  }
+  check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                       smem, stream, params, extra),
+        "cuLaunchKernel", "kernel " + name);
+}
+
+CUstream mgpuStreamCreate() {
+  if (!ensureContext())
+    return nullptr;
+  CUstream stream = nullptr;
+  check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(CUstream stream) {
+  if (stream)
+    cuStreamDestroy(stream);
+}
+
+void mgpuStreamSynchronize(CUstream stream) {
+  if (stream)
+    check(cuStreamSynchronize(stream), "cuStreamSynchronize",
+          "a kernel or copy on this stream failed");
+}
+
+void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  if (stream && event)
+    check(cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+CUevent mgpuEventCreate() {
+  if (!ensureContext())
+    return nullptr;
+  CUevent event = nullptr;
+  check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(CUevent event) {
+  if (event)
+    cuEventDestroy(event);
+}
+
+void mgpuEventSynchronize(CUevent event) {
+  if (event)
+    check(cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+void mgpuEventRecord(CUevent event, CUstream stream) {
+  if (event)
+    check(cuEventRecord(event, stream), "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared) {
+  if (!ensureContext())
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (bytes == 0)
+    return nullptr;
+  if (isHostShared)
+    check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
+          "cuMemAllocManaged", std::to_string(bytes) + " bytes");
+  else
+    check(cuMemAlloc(&ptr, bytes), "cuMemAlloc",
+          std::to_string(bytes) + " bytes");
+  (void)stream;
+  return reinterpret_cast<void *>(ptr);
+}
+
+void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+  if (ptr)
+    check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
+  if (bytes)
+    check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                        reinterpret_cast<CUdeviceptr>(src), bytes, stream),
+          "cuMemcpyAsync", std::to_string(bytes) + " bytes");
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                  CUstream stream) {
+  check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         stream),
+        "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  CUstream stream) {
+  check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         stream),
+        "cuMemsetD16Async");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  (void)device; // the context is device 0's (TCC_CUDA_DEVICE picks another)
+}
+
+//===----------------------------------------------------------------------===//
+// For tcc_run (CUDARuntime.h)
+//===----------------------------------------------------------------------===//
+
+void tccCudaFree(void *ptr) { mgpuMemFree(ptr, nullptr); }
+
+void *tccCudaAlloc(size_t bytes) { return mgpuMemAlloc(bytes, nullptr, false); }
+
+int tccCudaCopy(void *dst, const void *src, size_t bytes) {
+  if (!ensureContext())
+    return 1;
+  return check(cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
+                        reinterpret_cast<CUdeviceptr>(src), bytes),
+               "cuMemcpy")
+             ? 0
+             : 1;
+}
+
+const char *tccCudaTakeError(void) {
+  static thread_local std::string taken;
+  std::lock_guard<std::mutex> lock(mutex);
+  taken.swap(pendingError);
+  pendingError.clear();
+  return taken.empty() ? nullptr : taken.c_str();
+}
+
+} // extern "C"

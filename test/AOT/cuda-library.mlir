@@ -1,0 +1,35 @@
+// REQUIRES: ptxas
+// tcc-compile --target=cuda: kernels as cubin for sm_90 in a shared library
+// whose host code runs the launches through tcc's CUDA runtime (driver
+// API). CI has no GPU: this checks the library is built, exports the C ABI,
+// needs the driver (libcuda.so.1) and no MLIR, and says in its manifest that
+// tensors are device pointers. benchmarks/gpu/device_check.sh runs such
+// libraries on a GPU against the reference evaluator.
+
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tcc-compile %s --target=cuda -o %t/libgpu.so
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/libgpu.json
+// MANIFEST: "chip": "sm_90",
+// MANIFEST: "name": "bias_relu",
+// MANIFEST: "memory": "device",
+// MANIFEST: "target": "cuda",
+// RUN: readelf -d %t/libgpu.so | FileCheck %s --check-prefix=DEPS --implicit-check-not=MLIR --implicit-check-not=LLVM --implicit-check-not=libomp
+// DEPS: NEEDED{{.*}}libcuda.so.1
+// RUN: nm -D --defined-only %t/libgpu.so | FileCheck %s --check-prefix=SYMS
+// SYMS-DAG: T _mlir_ciface_bias_relu
+// SYMS-DAG: T tcc_run
+// SYMS-DAG: T tcc_release
+// RUN: nm -D --undefined-only %t/libgpu.so | FileCheck %s --check-prefix=DRIVER
+// DRIVER-DAG: U cuLaunchKernel
+// DRIVER-DAG: U cuModuleLoadData
+
+// Another chip: the manifest says so.
+// RUN: tcc-compile %s --target=cuda --chip=sm_80 -o %t/libgpu80.so
+// RUN: FileCheck %s --check-prefix=SM80 < %t/libgpu80.json
+// SM80: "chip": "sm_80",
+
+func.func @bias_relu(%x: tensor<?x64xf32> {tcc.shape = #tcc.shape<[N, 64]>}, %b: tensor<64xf32>) -> tensor<?x64xf32> {
+  %0 = tcc.add %x, %b : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %1 = tcc.relu %0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %1 : tensor<?x64xf32>
+}
