@@ -5,6 +5,9 @@
 // gpu-to-llvm ABI; Debian ships no mlir_cuda_runtime). This implements
 // them on the CUDA driver API, for tcc-compile's cuda libraries.
 //
+// Device blocks and streams are cached and handed out again (the host
+// code allocates its results and makes a stream per launch on every call).
+//
 // Errors do not abort: the first failing driver call's message (naming
 // the call and, for launches, the kernel) is kept until tccCudaTakeError()
 // collects it, and tcc_run returns it. A failed allocation returns null
@@ -22,12 +25,25 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
 
 std::mutex mutex;
 std::string pendingError;              // guarded by mutex
 std::map<CUfunction, std::string> names; // kernel names, for messages
+
+// Freed device blocks by size, reused by later allocations of about the
+// same size (a call's result and intermediates come back every call;
+// cuMemAlloc/cuMemFree cost tens of microseconds and synchronize).
+std::multimap<size_t, CUdeviceptr> freeBlocks; // guarded by mutex
+std::map<CUdeviceptr, size_t> blockSizes;      // live and cached blocks
+size_t cachedBytes = 0;
+constexpr size_t kMaxCachedBytes = size_t(16) << 30;
+
+// Streams handed back by mgpuStreamDestroy, handed out again: every
+// launch and copy of the lowered host code makes one and synchronizes it.
+std::vector<CUstream> idleStreams; // guarded by mutex
 
 void record(const std::string &message) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -139,14 +155,24 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
 CUstream mgpuStreamCreate() {
   if (!ensureContext())
     return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!idleStreams.empty()) {
+      CUstream stream = idleStreams.back();
+      idleStreams.pop_back();
+      return stream;
+    }
+  }
   CUstream stream = nullptr;
   check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   return stream;
 }
 
 void mgpuStreamDestroy(CUstream stream) {
-  if (stream)
-    cuStreamDestroy(stream);
+  if (!stream)
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  idleStreams.push_back(stream);
 }
 
 void mgpuStreamSynchronize(CUstream stream) {
@@ -189,19 +215,47 @@ void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared) {
   CUdeviceptr ptr = 0;
   if (bytes == 0)
     return nullptr;
-  if (isHostShared)
+  (void)stream;
+  if (isHostShared) {
     check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
           "cuMemAllocManaged", std::to_string(bytes) + " bytes");
-  else
-    check(cuMemAlloc(&ptr, bytes), "cuMemAlloc",
-          std::to_string(bytes) + " bytes");
-  (void)stream;
+    return reinterpret_cast<void *>(ptr);
+  }
+  {
+    // The smallest cached block that fits, if it wastes at most a quarter.
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = freeBlocks.lower_bound(bytes);
+    if (it != freeBlocks.end() && it->first - bytes <= it->first / 4) {
+      ptr = it->second;
+      cachedBytes -= it->first;
+      freeBlocks.erase(it);
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
+  if (!check(cuMemAlloc(&ptr, bytes), "cuMemAlloc",
+             std::to_string(bytes) + " bytes"))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  blockSizes[ptr] = bytes;
   return reinterpret_cast<void *>(ptr);
 }
 
 void mgpuMemFree(void *ptr, CUstream /*stream*/) {
-  if (ptr)
-    check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+  if (!ptr)
+    return;
+  auto p = reinterpret_cast<CUdeviceptr>(ptr);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = blockSizes.find(p);
+    if (it != blockSizes.end() && cachedBytes + it->second <= kMaxCachedBytes) {
+      freeBlocks.emplace(it->second, p);
+      cachedBytes += it->second;
+      return;
+    }
+    if (it != blockSizes.end())
+      blockSizes.erase(it);
+  }
+  check(cuMemFree(p), "cuMemFree");
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
