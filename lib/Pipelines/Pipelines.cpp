@@ -166,6 +166,9 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
+  RowReductionsToGPUPassOptions rows;
+  rows.blockSize = options.blockSize;
+  loops.addPass(createRowReductionsToGPUPass(rows));
   loops.addPass(createConvertLinalgToParallelLoopsPass());
   loops.addPass(createHostAllocationsToDevicePass());
   ParallelLoopsToGPUPassOptions kernels;

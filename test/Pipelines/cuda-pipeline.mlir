@@ -35,14 +35,18 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 
 // Softmax over rows of a dynamic batch: the entry guard checks the row
 // length on the host before anything is allocated or launched; the group's
-// ops are kernels of their own for now (fill, max, exp, fill, sum, scale:
-// a row per thread in the reductions); exp is libdevice's __nv_expf,
-// linked and inlined (ex2.approx), not left an unresolved extern.
+// ops are kernels of their own for now (fill, max, exp, fill, sum, scale;
+// the max and the sum a block per row, folding through shared memory);
+// exp is libdevice's __nv_expf, linked and inlined (ex2.approx), not left
+// an unresolved extern.
 // CHECK-LABEL: llvm.func @softmax
 //       CHECK:   llvm.icmp "eq" %{{.+}}, %{{.+}} : i64
 // CHECK-COUNT-6:   gpu.launch_func @softmax_kernel
 //   CHECK-NOT:   gpu.launch_func
 //   CHECK-NOT: __nv_expf
+//       CHECK: gpu.binary @softmax_kernel_0
+//  CHECK-SAME: .shared .align 4 .b8
+//  CHECK-SAME: bar.sync
 //       CHECK: gpu.binary @softmax_kernel_1
 //  CHECK-SAME: ex2.approx.ftz.f32
 //   CHECK-NOT: __nv_expf

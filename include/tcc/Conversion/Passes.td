@@ -239,6 +239,32 @@ def ParallelLoopsToGPUPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def RowReductionsToGPUPass
+    : Pass<"tcc-row-reductions-to-gpu", "func::FuncOp"> {
+  let summary = "A reduction over the innermost dim: one block per row";
+  let description = [{
+    A `linalg.generic` on buffers whose only reduction is its innermost
+    loop, with projected-permutation maps, and whose accumulator is
+    combined once by an associative, commutative op (add, mul, max, min,
+    and, or) becomes a `gpu.launch` with one block per output element (a
+    row): the block's `block-size` threads each fold the row's elements
+    `t, t + block-size, ...` (consecutive threads, consecutive elements:
+    coalesced), then the partials are combined by a tree in shared memory
+    and thread 0 folds the result into the accumulator. The element work
+    before the combine (softmax's exp(x - max)) runs in the threads.
+    Other reductions are left to tcc-parallel-loops-to-gpu (a row per
+    thread).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block (a power of two)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def HostAllocationsToDevicePass
     : Pass<"tcc-host-allocations-to-device", "func::FuncOp"> {
   let summary = "Buffers of host functions in GPU memory (gpu.alloc)";
