@@ -177,6 +177,9 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Launches, copies and frees become async ops chained on one stream; the
+  // host waits only where it needs a result.
+  pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
 
   buildNVVMPipeline(pm, options);
 }

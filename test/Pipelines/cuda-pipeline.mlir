@@ -8,11 +8,14 @@
 
 // add + relu + mul by a broadcast row: one fused kernel. One thread per
 // element, consecutive threads on consecutive columns; the result buffer
-// is device memory.
+// is device memory; allocation and launch are queued on one stream that
+// the host waits for once, before returning.
 // CHECK-LABEL: llvm.func @add_relu_mul
-//       CHECK:   llvm.call @mgpuMemAlloc
-//       CHECK:   gpu.launch_func @add_relu_mul_kernel::@add_relu_mul_kernel blocks in
+//       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
+//       CHECK:   llvm.call @mgpuMemAlloc(%{{.+}}, %[[S]]
+//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @add_relu_mul_kernel::@add_relu_mul_kernel blocks in
 //   CHECK-NOT:   gpu.launch_func
+//       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
 //       CHECK: gpu.binary @add_relu_mul_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", link = ["{{.*}}/nvvm/libdevice/libdevice.10.bc"]>
 //  CHECK-SAME: .target sm_90
 //  CHECK-SAME: .visible .entry add_relu_mul_kernel(
@@ -34,15 +37,18 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 // -----
 
 // Softmax over rows of a dynamic batch: the entry guard checks the row
-// length on the host before anything is allocated or launched; the group's
+// length on the host before anything is allocated or launched; the
+// launches are queued back to back on one stream; the group's
 // ops are kernels of their own for now (fill, max, exp, fill, sum, scale;
 // the max and the sum a block per row, folding through shared memory);
 // exp is libdevice's __nv_expf, linked and inlined (ex2.approx), not left
 // an unresolved extern.
 // CHECK-LABEL: llvm.func @softmax
 //       CHECK:   llvm.icmp "eq" %{{.+}}, %{{.+}} : i64
-// CHECK-COUNT-6:   gpu.launch_func @softmax_kernel
+//       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
+// CHECK-COUNT-6:   gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel
 //   CHECK-NOT:   gpu.launch_func
+//       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
 //   CHECK-NOT: __nv_expf
 //       CHECK: gpu.binary @softmax_kernel_0
 //  CHECK-SAME: .shared .align 4 .b8

@@ -276,8 +276,9 @@ def HostAllocationsToDevicePass
     tcc-parallel-loops-to-gpu then makes a kernel: run this pass between
     convert-linalg-to-parallel-loops and it); a
     constant (`memref.get_global`, host memory) is copied into a device
-    buffer where it is read, freed at the returns unless returned. Each
-    runs on a stream of its own that is waited for at once. Inside
+    buffer where it is read, freed at the returns unless returned. The ops
+    are synchronous; gpu-async-region later chains them and the launches on
+    one stream. Inside
     `gpu.launch` and `scf.parallel` bodies nothing changes. `memref.alloca`
     on the host (a
     small scratch buffer) is rejected: kernels cannot reach host stack.

@@ -62,27 +62,20 @@ struct HostAllocationsToDevicePass
       if (auto global = dyn_cast<memref::GetGlobalOp>(op))
         globals.push_back(global);
     });
-    // Each becomes its async form on a fresh stream, waited for at once:
-    // gpu-to-llvm lowers those (mgpuMemAlloc/Free/cpy on a stream). Kernel
-    // launches synchronize on their own, so the order is kept.
-    Type token = gpu::AsyncTokenType::get(&getContext());
+    // Synchronous gpu ops: gpu-async-region then chains them and the
+    // launches on one stream (the host waits where it needs a result).
     for (Operation *op : ops) {
       rewriter.setInsertionPoint(op);
       Location loc = op->getLoc();
-      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
-                        .getAsyncToken();
-      Value done;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         auto device = gpu::AllocOp::create(
-            rewriter, loc, alloc.getType(), token, ValueRange{start},
-            alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+            rewriter, loc, alloc.getType(), /*asyncToken=*/Type(),
+            ValueRange(), alloc.getDynamicSizes(), alloc.getSymbolOperands(),
             /*hostShared=*/false);
-        done = device.getAsyncToken();
         rewriter.replaceOp(alloc, device.getMemref());
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        done = gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
-                                      dealloc.getMemref())
-                   .getAsyncToken();
+        gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(),
+                               dealloc.getMemref());
         rewriter.eraseOp(dealloc);
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         auto srcType = cast<MemRefType>(copy.getSource().getType());
@@ -92,20 +85,17 @@ struct HostAllocationsToDevicePass
           // A strided view (a slice of a merged linear's result) is not
           // one block of memory: an element-wise copy loop, which
           // tcc-parallel-loops-to-gpu makes a kernel.
-          rewriter.eraseOp(start.getDefiningOp());
           copyByLoop(rewriter, copy);
           continue;
         }
-        done = gpu::MemcpyOp::create(rewriter, loc, token, ValueRange{start},
-                                     copy.getTarget(), copy.getSource())
-                   .getAsyncToken();
+        gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(),
+                              copy.getTarget(), copy.getSource());
         rewriter.eraseOp(copy);
       } else {
         op->emitError("a stack buffer on the host cannot be used by GPU "
                       "kernels");
         return signalPassFailure();
       }
-      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
     }
     DominanceInfo dominance(getOperation());
     // Constants (memref.get_global: host memory) are copied into a device
@@ -114,18 +104,12 @@ struct HostAllocationsToDevicePass
     for (memref::GetGlobalOp global : globals) {
       Location loc = global.getLoc();
       rewriter.setInsertionPointAfter(global);
-      Value start = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
-                        .getAsyncToken();
       auto device = gpu::AllocOp::create(
-          rewriter, loc, global.getType(), token, ValueRange{start},
-          ValueRange(), ValueRange(), /*hostShared=*/false);
+          rewriter, loc, global.getType(), Type(), ValueRange(), ValueRange(),
+          ValueRange(), /*hostShared=*/false);
       Value buffer = device.getMemref();
-      Value copied =
-          gpu::MemcpyOp::create(rewriter, loc, token,
-                                ValueRange{device.getAsyncToken()}, buffer,
-                                global.getResult())
-              .getAsyncToken();
-      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
+      gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), buffer,
+                            global.getResult());
       rewriter.replaceUsesWithIf(global.getResult(), buffer,
                                  [&](OpOperand &use) {
                                    return !isa<gpu::MemcpyOp>(use.getOwner());
@@ -137,12 +121,7 @@ struct HostAllocationsToDevicePass
             !dominance.properlyDominates(buffer, ret))
           return;
         rewriter.setInsertionPoint(ret);
-        Value t = gpu::WaitOp::create(rewriter, loc, token, ValueRange())
-                      .getAsyncToken();
-        Value freed = gpu::DeallocOp::create(rewriter, loc, token,
-                                             ValueRange{t}, buffer)
-                          .getAsyncToken();
-        gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
+        gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), buffer);
       });
     }
   }

@@ -47,12 +47,11 @@ struct ParallelLoopsToGPUPass
       total = arith::MulIOp::create(b, loc, total, count);
     }
     Value threads = cst(blockSize);
-    // An empty iteration space launches nothing: a grid of 0 is an error.
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, zero);
-    auto guard = scf::IfOp::create(b, loc, nonEmpty, /*withElse=*/false);
-    b.setInsertionPointToStart(&guard.getThenRegion().front());
-    Value blocks = arith::CeilDivSIOp::create(b, loc, total, threads);
+    // At least one block (a grid of 0 is an error): with nothing to do its
+    // threads all fail the bounds check. No branch around the launch, so
+    // gpu-async-region can chain it with its neighbours.
+    Value blocks = arith::MaxSIOp::create(
+        b, loc, arith::CeilDivSIOp::create(b, loc, total, threads), one);
     auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one, threads,
                                         one, one);
     b.setInsertionPointToStart(&launch.getBody().front());

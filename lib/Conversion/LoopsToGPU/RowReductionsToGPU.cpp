@@ -101,10 +101,10 @@ struct RowReductionsToGPUPass
       rows = arith::MulIOp::create(b, loc, rows, sizes[d]);
     Value columns = sizes.back();
     Type elementType = r.combiner->getResult(0).getType();
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows, zero);
-    auto guard = scf::IfOp::create(b, loc, nonEmpty, /*withElse=*/false);
-    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    // At least one block (a grid of 0 is an error); a block past the last
+    // row skips the whole body (a block-uniform branch, so its barriers are
+    // reached by all of the block's threads or none).
+    Value grid = arith::MaxSIOp::create(b, loc, rows, one);
 
     auto workgroup = gpu::AddressSpaceAttr::get(
         b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -113,7 +113,7 @@ struct RowReductionsToGPUPass
     auto flagsType =
         MemRefType::get({blockSize}, b.getI32Type(), AffineMap(), workgroup);
     auto launch = gpu::LaunchOp::create(
-        b, loc, rows, one, one, threads, one, one, /*dynamicSharedMemory=*/
+        b, loc, grid, one, one, threads, one, one, /*dynamicSharedMemory=*/
         nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         TypeRange{valuesType, flagsType}, TypeRange{});
     Block &kernel = launch.getBody().front();
@@ -121,6 +121,11 @@ struct RowReductionsToGPUPass
     Value shared = launch.getWorkgroupAttributions()[0];
     Value flags = launch.getWorkgroupAttributions()[1];
     Value row = launch.getBlockIds().x, tid = launch.getThreadIds().x;
+    Value realRow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, rows);
+    auto rowIf = scf::IfOp::create(b, loc, realRow, /*withElse=*/false);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&rowIf.getThenRegion().front());
     // The row's parallel indices, row-major.
     SmallVector<Value> ivs(numParallel + 1);
     Value rest = row;
@@ -212,7 +217,6 @@ struct RowReductionsToGPUPass
       Value result = arith::SelectOp::create(b, loc, has, merged, acc);
       memref::StoreOp::create(b, loc, result, init->get(), idx);
     }
-    gpu::TerminatorOp::create(b, loc);
     op.erase();
   }
 

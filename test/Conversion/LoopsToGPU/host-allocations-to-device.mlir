@@ -1,25 +1,18 @@
 // RUN: tcc-opt %s --tcc-host-allocations-to-device --split-input-file --verify-diagnostics | FileCheck %s
 
 // Host buffers live on the device: alloc (static and dynamic sizes),
-// copy and dealloc become their gpu forms on a stream that is waited for
-// at once; the kernel's own memory ops are left alone.
+// copy and dealloc become their (synchronous) gpu forms, which
+// gpu-async-region later chains with the launches; the kernel's own memory
+// ops are left alone.
 // CHECK-LABEL: func.func @host_buffers
 //  CHECK-SAME:   %[[N:[a-zA-Z0-9_]+]]: index, %[[IN:[a-zA-Z0-9_]+]]: memref<?xf32>
-//       CHECK:   %[[T0:.+]] = gpu.wait async
-//       CHECK:   %[[A:.+]], %[[T1:.+]] = gpu.alloc async [%[[T0]]] (%[[N]]) : memref<?xf32>
-//       CHECK:   gpu.wait [%[[T1]]]
-//       CHECK:   %[[T2:.+]] = gpu.wait async
-//       CHECK:   %[[B:.+]], %[[T3:.+]] = gpu.alloc async [%[[T2]]] () : memref<16xf32>
-//       CHECK:   gpu.wait [%[[T3]]]
-//       CHECK:   %[[T4:.+]] = gpu.wait async
-//       CHECK:   %[[T5:.+]] = gpu.memcpy async [%[[T4]]] %[[A]], %[[IN]] : memref<?xf32>, memref<?xf32>
-//       CHECK:   gpu.wait [%[[T5]]]
+//       CHECK:   %[[A:.+]] = gpu.alloc  (%[[N]]) : memref<?xf32>
+//       CHECK:   %[[B:.+]] = gpu.alloc  () : memref<16xf32>
+//       CHECK:   gpu.memcpy  %[[A]], %[[IN]] : memref<?xf32>, memref<?xf32>
 //       CHECK:   gpu.launch
 //       CHECK:     memref.load %[[A]]
 //       CHECK:     memref.store %{{.+}}, %[[B]]
-//       CHECK:   %[[T6:.+]] = gpu.wait async
-//       CHECK:   %[[T7:.+]] = gpu.dealloc async [%[[T6]]] %[[B]] : memref<16xf32>
-//       CHECK:   gpu.wait [%[[T7]]]
+//       CHECK:   gpu.dealloc  %[[B]] : memref<16xf32>
 //       CHECK:   return %[[A]]
 //   CHECK-NOT:   memref.alloc
 func.func @host_buffers(%n: index, %in: memref<?xf32>) -> memref<?xf32> {
@@ -57,11 +50,11 @@ memref.global "private" constant @scale : memref<4xf32> = dense<[1.0, 2.0, 3.0, 
 //       CHECK:   cf.cond_br
 //       CHECK:   return
 //       CHECK:   %[[G:.+]] = memref.get_global @scale
-//       CHECK:   %[[D:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<4xf32>
-//       CHECK:   gpu.memcpy async [%{{.+}}] %[[D]], %[[G]]
+//       CHECK:   %[[D:.+]] = gpu.alloc  () : memref<4xf32>
+//       CHECK:   gpu.memcpy  %[[D]], %[[G]]
 //       CHECK:   gpu.launch
 //       CHECK:     memref.load %[[D]]
-//       CHECK:   gpu.dealloc async [%{{.+}}] %[[D]]
+//       CHECK:   gpu.dealloc  %[[D]]
 //       CHECK:   return
 func.func @constant(%ok: i1, %out: memref<4xf32>) {
   %c0 = arith.constant 0 : index
@@ -87,7 +80,7 @@ func.func @constant(%ok: i1, %out: memref<4xf32>) {
 // are left alone.
 // CHECK-LABEL: func.func @strided_copy
 //  CHECK-SAME:   %[[V:[a-zA-Z0-9_]+]]: memref<?x12xf32, strided<[13, 1]>>
-//       CHECK:   %[[D:.+]], %{{.+}} = gpu.alloc async
+//       CHECK:   %[[D:.+]] = gpu.alloc
 //       CHECK:   %[[N:.+]] = memref.dim %[[V]], %{{.+}}
 //       CHECK:   scf.parallel (%[[I:.+]], %[[J:.+]]) = (%{{.+}}, %{{.+}}) to (%[[N]], %{{.+}})
 //       CHECK:     %[[E:.+]] = memref.load %[[V]][%[[I]], %[[J]]]

@@ -2,14 +2,15 @@
 // RUN: tcc-opt %s --tcc-parallel-loops-to-gpu="block-size=128" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=B128
 
 // A 2-D loop: one launch over 64 x 100 iterations flattened row-major,
-// 256 threads per block; a thread past the end does nothing; the column
-// is the remainder (consecutive threads, consecutive columns).
+// 256 threads per block, at least one block; a thread past the end does
+// nothing; the column is the remainder (consecutive threads, consecutive
+// columns). No branch around the launch (gpu-async-region chains it).
 // CHECK-LABEL: func.func @static_2d
 //  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: memref<64x100xf32>, %[[B:[a-zA-Z0-9_]+]]: memref<64x100xf32>
-//       CHECK:   %[[SOME:.+]] = arith.cmpi sgt, %[[TOTAL:.+]], %{{.+}} : index
-//       CHECK:   scf.if %[[SOME]] {
-//       CHECK:     %[[BLOCKS:.+]] = arith.ceildivsi %[[TOTAL]], %[[T:.+]] : index
-//       CHECK:     gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[T]],
+//       CHECK:   %[[CEIL:.+]] = arith.ceildivsi %[[TOTAL:.+]], %[[T:c256[_0-9]*]] : index
+//       CHECK:   %[[BLOCKS:.+]] = arith.maxsi %[[CEIL]], %{{.+}} : index
+//   CHECK-NOT:   scf.if
+//       CHECK:   gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[T]],
 //       CHECK:       %[[BASE:.+]] = arith.muli %[[BX]], %[[T]]
 //       CHECK:       %[[LIN:.+]] = arith.addi %[[BASE]], %[[TX]]
 //       CHECK:       %[[IN:.+]] = arith.cmpi slt, %[[LIN]], %[[TOTAL]]

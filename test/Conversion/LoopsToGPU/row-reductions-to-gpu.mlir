@@ -8,8 +8,11 @@
 #out = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @sum_exp
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: memref<?x1000xf32>, %[[M:[a-zA-Z0-9_]+]]: memref<?xf32>, %[[S:[a-zA-Z0-9_]+]]: memref<?xf32>
-//       CHECK:   %[[ROWS:.+]] = memref.dim %[[X]], %{{.+}}
-//       CHECK:   gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[T:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT:.+]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) workgroup(%[[SH:.+]] : memref<256xf32, #gpu.address_space<workgroup>>, %[[FL:.+]] : memref<256xi32, #gpu.address_space<workgroup>>)
+//       CHECK:   memref.dim %[[X]], %{{.+}}
+//       CHECK:   %[[GRID:.+]] = arith.maxsi %[[ROWS:.+]], %{{.+}}
+//       CHECK:   gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[T:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT:.+]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) workgroup(%[[SH:.+]] : memref<256xf32, #gpu.address_space<workgroup>>, %[[FL:.+]] : memref<256xi32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[REAL:.+]] = arith.cmpi slt, %[[B]], %[[ROWS]]
+//       CHECK:     scf.if %[[REAL]] {
 //       CHECK:     %[[P:.+]]:2 = scf.for %[[K:.+]] = %[[T]] to %{{.+}} step %[[NT]] iter_args(
 //       CHECK:       memref.load %[[X]][%[[B]], %[[K]]]
 //       CHECK:       math.exp
