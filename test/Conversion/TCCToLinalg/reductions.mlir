@@ -152,7 +152,8 @@ func.func @log_softmax_axis0(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // -----
 
 // layer_norm: mean, centered x, variance, rsqrt(var + eps), then
-// (x - mean) * rstd * weight + bias with weight/bias over the trailing dims.
+// (x - mean) * rstd * weight + bias with weight/bias over the trailing dims;
+// the last multiply and the add may contract into an FMA.
 // CHECK-DAG: #[[TRAIL:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @layer_norm
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x8xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<8xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<8xf32>
@@ -170,9 +171,9 @@ func.func @log_softmax_axis0(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 //       CHECK:     %[[VE:.+]] = arith.addf %[[VAR]], %[[EPS]] : f32
 //       CHECK:     math.rsqrt %[[VE]]
 //       CHECK:   %[[R:.+]] = linalg.generic {{.*}}#[[TRAIL]], #[[TRAIL]]{{.*}} ins(%[[C]], %[[RSTD]], %[[W]], %[[B]] : tensor<?x8xf32>, tensor<?xf32>, tensor<8xf32>, tensor<8xf32>)
-//       CHECK:     arith.mulf
-//       CHECK:     arith.mulf
-//       CHECK:     arith.addf
+//       CHECK:     %[[N:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+//       CHECK:     %[[NW:.+]] = arith.mulf %[[N]], %{{.+}} fastmath<contract> : f32
+//       CHECK:     arith.addf %[[NW]], %{{.+}} fastmath<contract> : f32
 //       CHECK:   return %[[R]]
 func.func @layer_norm(%x: tensor<?x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %0 = tcc.layer_norm %x, %w, %b : (tensor<?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
