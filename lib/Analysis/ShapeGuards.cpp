@@ -142,14 +142,16 @@ std::vector<int64_t> ShapeGuards::symbolValues(
   return values;
 }
 
+std::string ShapeGuards::inputDim(unsigned input, int64_t dim) const {
+  std::string s = "input " + std::to_string(input);
+  if (input < inputNames.size() && !inputNames[input].empty())
+    s += " (" + inputNames[input] + ")";
+  return s + " dim " + std::to_string(dim);
+}
+
 std::string ShapeGuards::describe(size_t index) const {
   const ShapeGuard &g = guards[index];
-  auto input = [&](unsigned i, int64_t d) {
-    std::string s = "input " + std::to_string(i);
-    if (i < inputNames.size() && !inputNames[i].empty())
-      s += " (" + inputNames[i] + ")";
-    return s + " dim " + std::to_string(d);
-  };
+  auto input = [&](unsigned i, int64_t d) { return inputDim(i, d); };
   auto expr = [&](AffineExpr e) {
     return printSymbolicExpr(e, ArrayRef<std::string>(names));
   };
@@ -179,12 +181,7 @@ std::string ShapeGuards::describe(size_t index) const {
 std::optional<std::pair<size_t, std::string>>
 ShapeGuards::check(const std::vector<std::vector<int64_t>> &shapes) const {
   std::vector<int64_t> values = symbolValues(shapes);
-  auto input = [&](unsigned i, int64_t d) {
-    std::string s = "input " + std::to_string(i);
-    if (i < inputNames.size() && !inputNames[i].empty())
-      s += " (" + inputNames[i] + ")";
-    return s + " dim " + std::to_string(d);
-  };
+  auto input = [&](unsigned i, int64_t d) { return inputDim(i, d); };
   auto expr = [&](AffineExpr e) {
     return printSymbolicExpr(e, ArrayRef<std::string>(names));
   };

@@ -75,10 +75,10 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   funcPM.addPass(createCSEPass());
 }
 
-void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
-                                 const CPUPipelineOptions &options) {
-  pm.addPass(createPrepareFunctionABIPass());
-  buildTCCToLinalgPipeline(pm, options);
+/// Tensors to memrefs (function boundaries with identity layouts),
+/// ownership-based deallocation, and the entry guards that check input
+/// sizes before anything runs: shared by the cpu and cuda pipelines.
+static void addBufferizationAndGuards(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -87,6 +87,13 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createInsertEntryGuardsPass());
   pm.addPass(createConvertBufferizationToMemRefPass()); // clones: alloc+copy
+}
+
+void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
+                                 const CPUPipelineOptions &options) {
+  pm.addPass(createPrepareFunctionABIPass());
+  buildTCCToLinalgPipeline(pm, options);
+  addBufferizationAndGuards(pm);
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
@@ -155,14 +162,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);
   buildTCCToLinalgPipeline(pm, linalg);
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createInsertEntryGuardsPass());
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addBufferizationAndGuards(pm);
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());

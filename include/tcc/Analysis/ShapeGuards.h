@@ -63,6 +63,9 @@ public:
   std::vector<int64_t>
   symbolValues(const std::vector<std::vector<int64_t>> &shapes) const;
 
+  /// "input 0 (x) dim 1": how messages name an input dim.
+  std::string inputDim(unsigned input, int64_t dim) const;
+
   std::vector<std::string> names;                        // symbol i
   std::vector<std::pair<unsigned, int64_t>> definitions; // symbol i's dim
   std::vector<std::string> inputNames;                   // tcc.name or ""

@@ -345,6 +345,27 @@ bool hasExpensiveBody(linalg::LinalgOp op) {
   return expensive;
 }
 
+/// Tiles `op` with `fuse`, fusing producers into its loops; replaces its
+/// results and erases it and those of `producers` left unused. False when
+/// the tiling failed (nothing changed).
+bool tileFusingProducers(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const scf::SCFTileAndFuseOptions &fuse,
+                         ArrayRef<Operation *> producers) {
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), fuse);
+  if (failed(fused))
+    return false;
+  for (auto [original, replacement] : fused->replacements)
+    rewriter.replaceAllUsesWith(original, replacement);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  for (Operation *producer : producers)
+    if (producer->use_empty())
+      rewriter.eraseOp(producer);
+  return true;
+}
+
 /// Whether `op` does expensive arithmetic (see hasExpensiveBody) on values
 /// that vary along its innermost loop; work on per-row values only (a
 /// mean's sum / n) is hoisted out of the column loop.
@@ -1044,18 +1065,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
               return control;
             });
         rewriter.setInsertionPoint(op);
-        FailureOr<scf::SCFTileAndFuseResult> fused =
-            scf::tileConsumerAndFuseProducersUsingSCF(
-                rewriter, cast<TilingInterface>(op.getOperation()), fuse);
-        if (succeeded(fused)) {
-          for (auto [original, replacement] : fused->replacements)
-            rewriter.replaceAllUsesWith(original, replacement);
-          if (op->use_empty())
-            rewriter.eraseOp(op);
-          if (producer->use_empty())
-            rewriter.eraseOp(producer);
+        if (tileFusingProducers(rewriter, op, fuse, {producer.getOperation()}))
           continue;
-        }
       }
     }
     rewriter.setInsertionPoint(op);
@@ -1076,19 +1087,8 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });
-      FailureOr<scf::SCFTileAndFuseResult> fused =
-          scf::tileConsumerAndFuseProducersUsingSCF(
-              rewriter, cast<TilingInterface>(op.getOperation()), fuse);
-      if (succeeded(fused)) {
-        for (auto [original, replacement] : fused->replacements)
-          rewriter.replaceAllUsesWith(original, replacement);
-        if (op->use_empty())
-          rewriter.eraseOp(op);
-        for (Operation *producer : again)
-          if (producer->use_empty())
-            rewriter.eraseOp(producer);
+      if (tileFusingProducers(rewriter, op, fuse, again))
         continue;
-      }
     }
     FailureOr<scf::SCFTilingResult> tiled =
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
