@@ -250,7 +250,9 @@ def RowReductionsToGPUPass
     row): the block's `block-size` threads each fold the row's elements
     `t, t + block-size, ...` (consecutive threads, consecutive elements:
     coalesced), then the partials are combined by a tree in shared memory
-    and thread 0 folds the result into the accumulator. The element work
+    and thread 0 folds the result into the accumulator (into the fill
+    value, when a `linalg.fill` of the accumulator comes right before: the
+    fill is then no kernel of its own). The element work
     before the combine (softmax's exp(x - max)) runs in the threads.
     Other reductions are left to tcc-parallel-loops-to-gpu (a row per
     thread).

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_ROWREDUCTIONSTOGPUPASS
@@ -31,7 +32,27 @@ struct RowReduction {
   linalg::GenericOp op;
   Operation *combiner;
   unsigned accOperand; // which operand of the combiner is the accumulator
+  linalg::FillOp fill; // fills the accumulator right before, or null
 };
+
+/// The linalg.fill that initializes `op`'s accumulator just before it (only
+/// allocations and side-effect-free ops in between), so the kernel can take
+/// the value instead of a separate fill kernel and a load.
+linalg::FillOp initializingFill(linalg::GenericOp op) {
+  Value out = op.getDpsInitOperand(0)->get();
+  for (Operation *prev = op->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out &&
+          !llvm::is_contained(op.getDpsInputs(), out))
+        return fill;
+      return nullptr;
+    }
+    if (!isa<memref::AllocOp>(prev) && !isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
 
 std::optional<RowReduction> match(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
@@ -65,7 +86,7 @@ std::optional<RowReduction> match(linalg::GenericOp op) {
   unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
   if (combiner->getOperand(1 - accOperand) == acc)
     return std::nullopt; // acc combined with itself
-  return RowReduction{op, combiner, accOperand};
+  return RowReduction{op, combiner, accOperand, initializingFill(op)};
 }
 
 struct RowReductionsToGPUPass
@@ -206,7 +227,9 @@ struct RowReductionsToGPUPass
       SmallVector<Value> idx;
       for (AffineExpr e : m.getResults())
         idx.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-      Value acc = memref::LoadOp::create(b, loc, init->get(), idx);
+      Value acc =
+          r.fill ? r.fill.getInputs()[0]
+                 : memref::LoadOp::create(b, loc, init->get(), idx).getResult();
       Value total = memref::LoadOp::create(b, loc, shared, zero);
       Value ok = memref::LoadOp::create(b, loc, flags, zero);
       Value has =
@@ -218,6 +241,8 @@ struct RowReductionsToGPUPass
       memref::StoreOp::create(b, loc, result, init->get(), idx);
     }
     op.erase();
+    if (r.fill)
+      r.fill.erase();
   }
 
   void runOnOperation() override {

@@ -62,6 +62,33 @@ func.func @max_3d(%x: memref<4x6x512xf32>, %out: memref<4x6xf32>) {
 
 // -----
 
+// A fill of the accumulator right before (allocation in between): thread 0
+// folds the total into the fill value; the fill is no kernel of its own.
+// CHECK-LABEL: func.func @filled
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: memref<32x300xf32>
+//       CHECK:   %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+//       CHECK:   %[[OUT:.+]] = memref.alloc
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if
+//   CHECK-NOT:       memref.load %[[OUT]]
+//       CHECK:       arith.maximumf %[[NINF]], %{{.+}}
+//       CHECK:       memref.store %{{.+}}, %[[OUT]]
+func.func @filled(%x: memref<32x300xf32>) -> memref<32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %out = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%ninf : f32) outs(%out : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<32x300xf32>) outs(%out : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  return %out : memref<32xf32>
+}
+
+// -----
+
 // Left alone: a reduction over a leading dim (not innermost), an
 // accumulator used twice (acc * acc + x is no fold of one combiner), and a
 // tensor (not yet bufferized) op.
