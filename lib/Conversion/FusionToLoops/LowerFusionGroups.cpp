@@ -255,6 +255,19 @@ struct FuseYieldedProducer : OpRewritePattern<linalg::GenericOp> {
 /// Fuses elementwise producers into consumers inside one group.
 LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
   MLIRContext *ctx = group.getContext();
+  // Splat and scalar constants the group reads (x * 2.0, an epsilon) are
+  // cloned into it, where elementwise fusion folds them into the generics'
+  // bodies: no buffer to load from (on a GPU, none to copy to the device).
+  Block &body = group.getBodyBlock();
+  OpBuilder sink = OpBuilder::atBlockBegin(&body);
+  for (auto [arg, input] : llvm::zip(body.getArguments(), group.getInputs())) {
+    auto constant = input.getDefiningOp<arith::ConstantOp>();
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                          : DenseElementsAttr();
+    if (!dense || !dense.isSplat() || arg.use_empty())
+      continue;
+    arg.replaceAllUsesWith(sink.clone(*constant)->getResult(0));
+  }
   RewritePatternSet patterns(ctx);
   linalg::populateElementwiseOpsFusionPatterns(
       patterns, [](OpOperand *fusedOperand) {

@@ -206,3 +206,20 @@ func.func @layer_norm_recomputes_centered(%x: tensor<512x4096xf32>, %w: tensor<4
   %y = tcc.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<512x4096xf32>, tensor<4096xf32>, tensor<4096xf32>) -> tensor<512x4096xf32>
   return %y : tensor<512x4096xf32>
 }
+
+// -----
+
+// A splat constant the group reads is folded into the generic's body (no
+// buffer to load it from); a non-splat one stays an input.
+// NOVEC-LABEL: func.func @splat_constant_folded
+//       NOVEC:   %[[TWO:.+]] = arith.constant 2.000000e+00 : f32
+//       NOVEC:   linalg.generic
+//  NOVEC-SAME:     ins(%{{[a-zA-Z0-9_]+}}, %{{[a-zA-Z0-9_]+}} : tensor<4x8xf32>, tensor<8xf32>)
+//       NOVEC:     arith.mulf %{{.+}}, %[[TWO]] : f32
+func.func @splat_constant_folded(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %two = tcc.constant dense<2.0> : tensor<f32>
+  %v = tcc.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %0 = tcc.mul %x, %v : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.mul %0, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
