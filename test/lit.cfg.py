@@ -19,7 +19,15 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "FileCheck", "not"], tool_dirs)
+llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "FileCheck", "not", "llvm-objdump"], tool_dirs)
+
+# Tests of AVX-512-only code paths say `REQUIRES: avx512`.
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx512f" in f.read():
+            config.available_features.add("avx512")
+except OSError:
+    pass
 
 # The cuda pipeline serializes kernels to cubin with CUDA's ptxas: tests that
 # need it say `REQUIRES: ptxas`.

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -97,7 +98,15 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
-  loops.addPass(createLowerVectorsPass());
+  // AVX-512-only instructions (vscalefps): by default when the code runs
+  // where it is compiled and the host has them; tcc-compile decides for the
+  // CPU it targets.
+  LowerVectorsPassOptions lowerVectors;
+  lowerVectors.avx512 =
+      options.avx512 == CPUPipelineOptions::AVX512::On ||
+      (options.avx512 == CPUPipelineOptions::AVX512::Auto &&
+       llvm::sys::getHostCPUFeatures().lookup("avx512f"));
+  loops.addPass(createLowerVectorsPass(lowerVectors));
   if (options.parallel)
     loops.addPass(createParallelizeTileLoopsPass());
   // Groups' own temporaries: on the stack of the thread that runs the tile,

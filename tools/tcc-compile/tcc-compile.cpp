@@ -32,6 +32,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -253,6 +254,45 @@ static std::string entryTable(ArrayRef<mlir::tcc::FunctionSignature> signatures,
   return c;
 }
 
+/// The machine --mcpu names (this one's, features included, by default).
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string lookupError;
+  const llvm::Target *t =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!t) {
+    error = lookupError;
+    return nullptr;
+  }
+  std::string cpu = mcpu == "native" ? llvm::sys::getHostCPUName().str()
+                                     : mcpu.getValue();
+  std::string features;
+  if (mcpu == "native") {
+    llvm::SubtargetFeatures f;
+    for (auto &[name, on] : llvm::sys::getHostCPUFeatures())
+      f.AddFeature(name, on);
+    features = f.getString();
+  }
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!tm)
+    error = "no target machine for " + triple.str() + " / " + cpu;
+  return tm;
+}
+
+/// Whether the CPU the library is compiled for has AVX-512 (the pipeline
+/// may then use its instructions).
+static FailureOr<bool> targetHasAVX512(std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(error);
+  if (!tm)
+    return failure();
+  return tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+}
+
 /// LLVM IR of the lowered module, optimized and compiled for `cpu` into an
 /// object file at `path`.
 static LogicalResult emitObject(ModuleOp lowered, StringRef path,
@@ -282,30 +322,9 @@ static LogicalResult emitObject(ModuleOp lowered, StringRef path,
       f->setName(to);
 
   llvm::Triple triple(llvm::sys::getProcessTriple());
-  std::string lookupError;
-  const llvm::Target *t =
-      llvm::TargetRegistry::lookupTarget(triple, lookupError);
-  if (!t) {
-    error = lookupError;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(error);
+  if (!tm)
     return failure();
-  }
-  std::string cpu = mcpu == "native" ? llvm::sys::getHostCPUName().str()
-                                     : mcpu.getValue();
-  std::string features;
-  if (mcpu == "native") {
-    llvm::SubtargetFeatures f;
-    for (auto &[name, on] : llvm::sys::getHostCPUFeatures())
-      f.AddFeature(name, on);
-    features = f.getString();
-  }
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
-      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  if (!tm) {
-    error = "no target machine for " + triple.str() + " / " + cpu;
-    return failure();
-  }
   module->setDataLayout(tm->createDataLayout());
   module->setTargetTriple(triple);
   if (llvm::Error e = makeOptimizingTransformer(3, 0, tm.get())(module.get())) {
@@ -372,6 +391,11 @@ int main(int argc, char **argv) {
     options.parallel = !noParallel;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
+    FailureOr<bool> avx512 = targetHasAVX512(error);
+    if (failed(avx512))
+      return fail(error);
+    options.avx512 = *avx512 ? mlir::tcc::CPUPipelineOptions::AVX512::On
+                             : mlir::tcc::CPUPipelineOptions::AVX512::Off;
     lowered = mlir::tcc::lowerForCPU(*module, options, error);
   }
   if (failed(lowered))

@@ -95,9 +95,16 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     a compare and select, one vmaxps / vminps instead of the NaN-propagating
     expansion's four instructions.
   }];
+  let options = [
+    Option<"avx512", "avx512", "bool", /*default=*/"false",
+           "Use AVX-512-only instructions as LLVM's x86 intrinsics "
+           "(vscalefps in exp); the cpu pipeline sets it when the host "
+           "CPU has AVX-512">
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def PlaceScratchBuffersPass

@@ -67,6 +67,15 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "specialize",
       llvm::cl::desc("NAME=VALUE pairs that fix size symbols (B=8): a static "
                      "compile of a dynamic function")};
+  enum class AVX512 { Auto, On, Off };
+  Option<AVX512> avx512{
+      *this, "avx512",
+      llvm::cl::desc("Emit AVX-512-only instructions (vscalefps in exp)"),
+      llvm::cl::init(AVX512::Auto),
+      llvm::cl::values(
+          clEnumValN(AVX512::Auto, "auto", "when the host CPU has AVX-512"),
+          clEnumValN(AVX512::On, "on", "always"),
+          clEnumValN(AVX512::Off, "off", "never"))};
 };
 
 /// Options of the cuda pipeline (NVIDIA GPUs through NVVM).

@@ -135,7 +135,7 @@ struct LowerVectorsPass
     // f32 exp/log/tanh/erf/... as polynomials: pure arith, so they stay
     // vectorized instead of becoming one libm call per lane. Ours first
     // (cheaper where they exist), then MLIR's.
-    tcc::populateTCCMathApproximationPatterns(patterns);
+    tcc::populateTCCMathApproximationPatterns(patterns, avx512);
     populateMathPolynomialApproximationPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorContractLoweringPatterns(

@@ -24,8 +24,14 @@ namespace mlir::tcc {
 ///   2 * e^r, two compares for the limits (+inf above ln FLT_MAX, 0 below
 ///   ln FLT_MIN: results under 1.7e-38 flush to zero). No floor, no clamps,
 ///   no float-to-int conversion; relative error below 2.3e-7.
-/// NaN stays NaN in both.
-void populateTCCMathApproximationPatterns(RewritePatternSet &patterns);
+/// - with `avx512`, math.exp over whole zmm registers (a multiple of 16
+///   lanes) scales by 2^n with vscalefps instead: x clamped to [-104, 89],
+///   the same reduction, a degree-5 polynomial for e^r; subnormal results
+///   are exact to rounding instead of flushed. About 12 instructions per
+///   zmm instead of 16.
+/// NaN stays NaN in all of them.
+void populateTCCMathApproximationPatterns(RewritePatternSet &patterns,
+                                         bool avx512 = false);
 
 } // namespace mlir::tcc
 
