@@ -28,6 +28,8 @@ CASES = [
     ("softmax", "benchmarks/gpu/cases/softmax.mlir", "softmax", {"N": 300}, 1e-4, 1e-6),
     ("layer_norm", "benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 1e-4, 1e-5),
     ("bias_gelu", "benchmarks/gpu/cases/bias_gelu.mlir", "bias_gelu", {"N": 129}, 1e-4, 1e-6),
+    ("softmax_odd", "benchmarks/gpu/cases/row_shapes.mlir", "softmax_odd", {"N": 37}, 1e-4, 1e-6),
+    ("rms_norm_dynamic", "benchmarks/gpu/cases/row_shapes.mlir", "rms_norm_dynamic", {"N": 65, "C": 777}, 1e-4, 1e-5),
     ("robot_policy", "examples/robot_policy.mlir", "robot_policy", {"B": 8}, 1e-4, 1e-5),
     ("conv_block", "examples/conv_block.mlir", "conv_block", {"B": 1}, 1e-3, 1e-3),
     ("vit_block", "examples/vit_block.mlir", "vit_block", {"B": 1, "S": 9}, 1e-3, 0.1),

@@ -175,6 +175,9 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
+  RowGroupsToGPUPassOptions rowGroups;
+  rowGroups.blockSize = options.blockSize;
+  loops.addPass(createRowGroupsToGPUPass(rowGroups));
   RowReductionsToGPUPassOptions rows;
   rows.blockSize = options.blockSize;
   loops.addPass(createRowReductionsToGPUPass(rows));

@@ -11,6 +11,8 @@
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -99,6 +101,40 @@ struct InsertEntryGuardsPass
     }
   }
 
+  /// `cast` (a dynamic argument back to its type) as a reinterpret_cast,
+  /// which canonicalization does not fold into the users the way it folds a
+  /// memref.cast: they would see the dynamic type again (GPU row kernels
+  /// need the static row length). Dynamic sizes, and the strides they make,
+  /// are the argument's own.
+  static void replaceWithReinterpretCast(memref::CastOp cast) {
+    OpBuilder b(cast);
+    Location loc = cast.getLoc();
+    Value arg = cast.getSource();
+    auto t = llvm::cast<MemRefType>(cast.getType());
+    SmallVector<OpFoldResult> sizes(t.getRank()), strides(t.getRank());
+    OpFoldResult stride = b.getIndexAttr(1);
+    for (int64_t d = t.getRank() - 1; d >= 0; --d) {
+      sizes[d] = t.isDynamicDim(d)
+                     ? OpFoldResult(
+                           memref::DimOp::create(b, loc, arg, d).getResult())
+                     : OpFoldResult(b.getIndexAttr(t.getDimSize(d)));
+      strides[d] = stride;
+      std::optional<int64_t> a = getConstantIntValue(stride);
+      std::optional<int64_t> s = getConstantIntValue(sizes[d]);
+      if (a && s)
+        stride = b.getIndexAttr(*a * *s);
+      else
+        stride = arith::MulIOp::create(
+                     b, loc, getValueOrCreateConstantIndexOp(b, loc, stride),
+                     getValueOrCreateConstantIndexOp(b, loc, sizes[d]))
+                     .getResult();
+    }
+    auto reinterpret = memref::ReinterpretCastOp::create(
+        b, loc, t, arg, b.getIndexAttr(0), sizes, strides);
+    cast.replaceAllUsesWith(reinterpret.getResult());
+    cast.erase();
+  }
+
   void guard(func::FuncOp func, const ShapeGuards &guards) {
     MLIRContext *ctx = func.getContext();
     Location loc = func.getLoc();
@@ -149,6 +185,8 @@ struct InsertEntryGuardsPass
     Block *body = entry.splitBlock(pass.getDefiningOp()->getNextNode());
     for (Operation *cast : llvm::reverse(casts))
       cast->moveBefore(&body->front());
+    for (Operation *cast : casts)
+      replaceWithReinterpretCast(llvm::cast<memref::CastOp>(cast));
     Block *fail = new Block();
     func.getBody().push_back(fail);
     b.setInsertionPointToEnd(&entry);

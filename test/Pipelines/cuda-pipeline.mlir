@@ -37,25 +37,30 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 // -----
 
 // Softmax over rows of a dynamic batch: the entry guard checks the row
-// length on the host before anything is allocated or launched; the
-// launches are queued back to back on one stream; the group's
-// ops are kernels of their own for now (max, exp, sum, scale; the max and
-// the sum a block per row, folding through shared memory, their
-// accumulators' fills folded in);
-// exp is libdevice's __nv_expf, linked and inlined (ex2.approx), not left
-// an unresolved extern.
+// length on the host before anything is allocated or launched; the whole
+// group (max, exp, sum, scale) is one kernel, a block of 256 threads per
+// row, 16 columns each held in registers: 16 loads and 16 stores per
+// thread, reductions by warp shuffles and one shared-memory exchange (one
+// bar.sync each), the max and sum never written to memory; exp is
+// libdevice's __nv_expf, linked and inlined (ex2.approx), not left an
+// unresolved extern.
 // CHECK-LABEL: llvm.func @softmax
 //       CHECK:   llvm.icmp "eq" %{{.+}}, %{{.+}} : i64
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
-// CHECK-COUNT-4:   gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel
+//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel::@softmax_kernel
+//  CHECK-SAME:     threads in (%[[T:.+]], %{{.+}}, %{{.+}})
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
 //   CHECK-NOT: __nv_expf
 //       CHECK: gpu.binary @softmax_kernel [
+//  CHECK-SAME: .maxntid 256, 1, 1
 //  CHECK-SAME: .shared .align 4 .b8
+// CHECK-COUNT-16: ld.global
+//  CHECK-SAME: shfl.sync.bfly.b32
 //  CHECK-SAME: bar.sync
-//       CHECK: gpu.binary @softmax_kernel_0
 //  CHECK-SAME: ex2.approx.ftz.f32
+// CHECK-COUNT-16: st.global
+//   CHECK-NOT: st.global
 //   CHECK-NOT: __nv_expf
 func.func @softmax(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %y = tcc.softmax %x {axis = 1 : i64} : (tensor<?x4096xf32>) -> tensor<?x4096xf32>

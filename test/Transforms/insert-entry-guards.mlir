@@ -51,7 +51,9 @@
 //       CHECK:   %[[PASS:.+]] = arith.cmpi eq, %[[STATUS]], %{{.+}} : i64
 //       CHECK:   cf.cond_br %[[PASS]], ^[[BODY:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
 //       CHECK: ^[[BODY]]:
-//       CHECK:   %[[CAST:.+]] = memref.cast %[[X]] : memref<?x?xf32> to memref<?x256xf32>
+// A reinterpret_cast (canonicalization would fold a memref.cast into its
+// users), its dynamic size the argument's own.
+//       CHECK:   %[[CAST:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [%{{.+}}, 256], strides: [256, 1] : memref<?x?xf32> to memref<?x256xf32>
 //       CHECK:   %[[ZERO:.+]] = arith.constant 0 : i64
 //       CHECK:   return %[[ZERO]], %[[CAST]] : i64, memref<?x256xf32>
 //       CHECK: ^[[FAIL]]:
@@ -95,6 +97,8 @@ func.func @guards(%x: memref<?x256xf32> {tcc.shape = #tcc.shape<[B, 256]>, tcc.n
 //       CHECK:   arith.constant 4 : i64
 //       CHECK:   cf.cond_br %{{.+}}, ^[[BODY:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
 //       CHECK: ^[[BODY]]:
+// Dynamic inner dims make dynamic strides, products of the dims.
+//       CHECK:   memref.reinterpret_cast %[[X]] to offset: [0], sizes: [%{{.+}}, 3, %{{.+}}, %{{.+}}], strides: [%{{.+}}, %{{.+}}, %{{.+}}, 1] : memref<?x?x?x?xf32> to memref<?x3x?x?xf32>
 //       CHECK:   %[[ZERO:.+]] = arith.constant 0 : i64
 //       CHECK:   return %[[ZERO]] : i64
 //       CHECK: ^[[FAIL]]:
@@ -117,7 +121,7 @@ func.func @dim_expressions(%x: memref<?x3x?x?xf32> {tcc.shape = #tcc.shape<[N, 3
 //  CHECK-SAME:   (%[[C:[a-zA-Z0-9_]+]]: i1, %[[X:[a-zA-Z0-9_]+]]: memref<?x?xf32>) -> (i64, memref<2x3xf32>)
 //       CHECK:   cf.cond_br %{{.+}}, ^[[BODY:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
 //       CHECK: ^[[BODY]]:
-//       CHECK:   %[[CAST:.+]] = memref.cast %[[X]] : memref<?x?xf32> to memref<2x3xf32>
+//       CHECK:   %[[CAST:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [2, 3], strides: [3, 1] : memref<?x?xf32> to memref<2x3xf32>
 //       CHECK:   cf.cond_br %[[C]], ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
 //       CHECK: ^[[A]]:
 //       CHECK:   %[[R:.+]] = call @helper(%[[CAST]])

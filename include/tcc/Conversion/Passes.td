@@ -246,6 +246,43 @@ def ParallelLoopsToGPUPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def RowGroupsToGPUPass : Pass<"tcc-row-groups-to-gpu", "func::FuncOp"> {
+  let summary = "A run of row ops with a reduction: one kernel, a block per row";
+  let description = [{
+    Consecutive `linalg.generic`s on buffers over the same rows, at least one
+    of them a reduction of the innermost loop (softmax: max, exp, sum,
+    scale; layer_norm: mean, variance, normalize), become one `gpu.launch`
+    with a block per row. Elementwise ops over rows x columns, reductions
+    whose accumulator is combined once by an op with a neutral element
+    (32-bit: add, mul, max, min, and, or) and per-row scalar ops may join;
+    allocations, dims and pure ops between them stay before the kernel, and
+    a `linalg.fill` of a reduction's accumulator is folded into it. Each
+    thread owns the columns `tid, tid + B, ...` (coalesced). With a static
+    row length the block has enough threads (a multiple of 32, up to 1024)
+    that each holds at most 16 columns, and every buffer's columns stay in
+    registers from op to op: an input read by several ops is loaded once, a
+    value another op of the run overwrites or that only the run uses is not
+    stored. Dynamic row lengths loop over memory with `block-size` threads.
+    Reductions are warp shuffles plus one shared-memory exchange, after
+    which every thread has the row's result. Other reductions are left to
+    tcc-row-reductions-to-gpu.
+
+    An op joins only when it cannot observe another thread's unfinished
+    work: rows x columns buffers the run writes are allocations read back
+    with the same indexing (by the thread that wrote them), and per-row
+    values reach other threads only through reductions and row ops, whose
+    results every thread computes.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block for rows of dynamic length (a multiple of 32)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def RowReductionsToGPUPass
     : Pass<"tcc-row-reductions-to-gpu", "func::FuncOp"> {
   let summary = "A reduction over the innermost dim: one block per row";
