@@ -15,6 +15,8 @@
 
 #include "tcc/Conversion/Passes.h"
 
+#include "Reductions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,6 +34,7 @@ namespace mlir::tcc {
 } // namespace mlir::tcc
 
 using namespace mlir;
+using namespace mlir::tcc;
 
 namespace {
 
@@ -63,13 +66,6 @@ std::optional<std::pair<Value, int64_t>> loopDimSource(linalg::GenericOp op,
         return std::make_pair(operand.get(), static_cast<int64_t>(i));
   }
   return std::nullopt;
-}
-
-/// The allocation or argument a buffer views.
-Value baseOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// Maps are projected permutations that keep the loop order (no
@@ -107,27 +103,15 @@ std::optional<RowOp> matchReduction(linalg::GenericOp op) {
   OpOperand *init = op.getDpsInitOperand(0);
   if (!isIdentityPrefix(op.getMatchingIndexingMap(init), op.getNumLoops() - 1))
     return std::nullopt;
-  Block &body = op.getRegion().front();
-  BlockArgument acc = op.getMatchingBlockArgument(init);
-  if (!acc.hasOneUse())
+  std::optional<ReductionCombiner> match =
+      matchReductionCombiner(op);
+  if (!match)
     return std::nullopt;
-  Operation *combiner = *acc.getUsers().begin();
-  if (!isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
-           arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
-           arith::AddIOp, arith::MulIOp, arith::MaxSIOp, arith::MinSIOp,
-           arith::MaxUIOp, arith::MinUIOp, arith::AndIOp, arith::OrIOp>(
-          combiner))
-    return std::nullopt;
+  Operation *combiner = match->op;
+  unsigned accOperand = match->accOperand;
   Type type = combiner->getResult(0).getType();
   if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
     return std::nullopt; // warp shuffles move 32 bits
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getValues().size() != 1 ||
-      yield.getValues()[0] != combiner->getResult(0))
-    return std::nullopt;
-  unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
-  if (combiner->getOperand(1 - accOperand) == acc)
-    return std::nullopt;
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   if (!neutral)
     return std::nullopt;
@@ -138,13 +122,8 @@ std::optional<RowOp> matchReduction(linalg::GenericOp op) {
   return r;
 }
 
-/// `combiner`'s kind and attributes applied to `lhs` and `rhs`.
 Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
-  OperationState state(combiner->getLoc(), combiner->getName());
-  state.addOperands({lhs, rhs});
-  state.addTypes(combiner->getResultTypes());
-  state.addAttributes(combiner->getAttrs());
-  return b.create(state)->getResult(0);
+  return combineLike(b, combiner, lhs, rhs);
 }
 
 /// A run of row ops being collected, and what the kernel needs to know.
@@ -158,8 +137,8 @@ struct Run {
   DenseSet<Value> bases;   // every base the run touches
 
   bool hasReduction() const {
-    return llvm::any_of(ops,
-                        [](const RowOp &r) { return r.kind == Kind::Reduction; });
+    return llvm::any_of(
+        ops, [](const RowOp &r) { return r.kind == Kind::Reduction; });
   }
 };
 
@@ -240,12 +219,14 @@ std::optional<RowOp> classify(Run &run, linalg::GenericOp op) {
         return std::nullopt;
       if (!isIdentityPrefix(map, rank))
         return std::nullopt;
-      if (!isInit && run.written.contains(base) && !type.getLayout().isIdentity())
-        return std::nullopt;
     }
   }
   for (OpOperand &init : op.getDpsInitsMutable()) {
     Value base = baseOf(init.get());
+    // Thread 0 stores a row op's result with no barrier before it: other
+    // threads must not be reading that buffer from an earlier op.
+    if (r->kind == Kind::RowScalar && run.bases.contains(init.get()))
+      return std::nullopt;
     // A buffer read earlier in the run through another view cannot become
     // one the run writes.
     for (Value seen : run.bases)
@@ -253,41 +234,6 @@ std::optional<RowOp> classify(Run &run, linalg::GenericOp op) {
         return std::nullopt;
   }
   return r;
-}
-
-/// Ops that may sit between the run's ops and stay before the kernel (an
-/// assertion that fails ends the program either way).
-bool isTransparent(Operation *op) {
-  return isa<memref::AllocOp, memref::DimOp, cf::AssertOp>(op) ||
-         (isMemoryEffectFree(op) && op->getNumRegions() == 0);
-}
-
-/// Whether `op` leaves `buffer` alone: a transparent op, or a linalg op none
-/// of whose operands is a view of it.
-bool leavesAlone(Operation *op, Value buffer) {
-  if (isTransparent(op))
-    return true;
-  if (!isa<linalg::LinalgOp>(op))
-    return false;
-  return llvm::none_of(op->getOperands(), [&](Value v) {
-    return baseOf(v) == baseOf(buffer);
-  });
-}
-
-/// The fill that last wrote reduction `op`'s accumulator, with nothing
-/// touching it in between: its value is the accumulator's start.
-linalg::FillOp precedingFill(linalg::GenericOp op) {
-  Value out = op.getDpsInitOperand(0)->get();
-  if (llvm::is_contained(op.getDpsInputs(), out))
-    return nullptr;
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev))
-      if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out)
-        return fill;
-    if (!leavesAlone(prev, out))
-      return nullptr;
-  }
-  return nullptr;
 }
 
 /// A copy of a buffer whose last write was a fill becomes a fill of the
@@ -349,7 +295,7 @@ struct RowGroupsToGPUPass
       if (auto fill = dyn_cast<linalg::FillOp>(op)) {
         // Only a fill the next reduction folds in may sit inside a run.
         Operation *next = fill->getNextNode();
-        while (next && isTransparent(next))
+        while (next && isTransparentToBuffers(next))
           next = next->getNextNode();
         auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
         if (generic && !run.ops.empty() && precedingFill(generic) == fill &&
@@ -359,7 +305,7 @@ struct RowGroupsToGPUPass
         close();
         continue;
       }
-      if (!isTransparent(&op))
+      if (!isTransparentToBuffers(&op))
         close();
     }
     close();
@@ -479,8 +425,12 @@ struct RowGroupsToGPUPass
     /// The block's combination of every thread's `partial`, in all threads.
     Value blockReduce(Value partial, RowOp &r) {
       Value v = warpReduce(partial, r.combiner);
-      if (threads == kWarp)
+      if (threads == kWarp) {
+        // Thread 0 may store the result where the warp's threads read
+        // before: they must all be past those reads.
+        gpu::BarrierOp::create(b, loc);
         return v;
+      }
       Value buffer = shared[v.getType()][reductionCount++ % 2];
       Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarp));
       Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

@@ -6,6 +6,8 @@
 
 #include "tcc/Conversion/Passes.h"
 
+#include "Reductions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,6 +23,7 @@ namespace mlir::tcc {
 } // namespace mlir::tcc
 
 using namespace mlir;
+using namespace mlir::tcc;
 
 namespace {
 
@@ -35,25 +38,6 @@ struct RowReduction {
   linalg::FillOp fill; // fills the accumulator right before, or null
 };
 
-/// The linalg.fill that initializes `op`'s accumulator just before it (only
-/// allocations and side-effect-free ops in between), so the kernel can take
-/// the value instead of a separate fill kernel and a load.
-linalg::FillOp initializingFill(linalg::GenericOp op) {
-  Value out = op.getDpsInitOperand(0)->get();
-  for (Operation *prev = op->getPrevNode(); prev;
-       prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      if (fill.hasPureBufferSemantics() && fill.getOutputs()[0] == out &&
-          !llvm::is_contained(op.getDpsInputs(), out))
-        return fill;
-      return nullptr;
-    }
-    if (!isa<memref::AllocOp>(prev) && !isMemoryEffectFree(prev))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 std::optional<RowReduction> match(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1 ||
@@ -66,41 +50,24 @@ std::optional<RowReduction> match(linalg::GenericOp op) {
   OpOperand *init = op.getDpsInitOperand(0);
   if (op.getMatchingIndexingMap(init).isFunctionOfDim(inner))
     return std::nullopt;
-  Block &body = op.getRegion().front();
-  if (!body.getOps<linalg::IndexOp>().empty())
+  if (!op.getRegion().front().getOps<linalg::IndexOp>().empty())
     return std::nullopt;
-  BlockArgument acc = op.getMatchingBlockArgument(init);
-  if (!acc.hasOneUse())
+  std::optional<ReductionCombiner> combiner =
+      matchReductionCombiner(op);
+  if (!combiner)
     return std::nullopt;
-  Operation *combiner = *acc.getUsers().begin();
-  if (!isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
-           arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
-           arith::AddIOp, arith::MulIOp, arith::MaxSIOp, arith::MinSIOp,
-           arith::MaxUIOp, arith::MinUIOp, arith::AndIOp, arith::OrIOp>(
-          combiner))
-    return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getValues().size() != 1 ||
-      yield.getValues()[0] != combiner->getResult(0))
-    return std::nullopt;
-  unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
-  if (combiner->getOperand(1 - accOperand) == acc)
-    return std::nullopt; // acc combined with itself
-  return RowReduction{op, combiner, accOperand, initializingFill(op)};
+  Operation *combinerOp = combiner->op;
+  unsigned accOperand = combiner->accOperand;
+  return RowReduction{op, combinerOp, accOperand, precedingFill(op)};
 }
 
 struct RowReductionsToGPUPass
     : tcc::impl::RowReductionsToGPUPassBase<RowReductionsToGPUPass> {
   using Base::Base;
 
-  /// `combiner` applied to `lhs` and `rhs` (its kind and attributes).
   static Value combine(OpBuilder &b, Operation *combiner, Value lhs,
                        Value rhs) {
-    OperationState state(combiner->getLoc(), combiner->getName());
-    state.addOperands({lhs, rhs});
-    state.addTypes(combiner->getResultTypes());
-    state.addAttributes(combiner->getAttrs());
-    return b.create(state)->getResult(0);
+    return combineLike(b, combiner, lhs, rhs);
   }
 
   void convert(RowReduction r) {

@@ -1,0 +1,48 @@
+//===- Reductions.h - reductions split across GPU threads -------*- C++ -*-===//
+//
+// Shared by tcc-row-groups-to-gpu and tcc-row-reductions-to-gpu: which
+// linalg reductions can be folded in any order across threads, and the
+// fold itself.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
+#define TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::tcc {
+
+/// The op of a reduction's body that folds the accumulator, exactly once,
+/// with a value computed from the inputs, by an associative and commutative
+/// operation (add, mul, max, min, and, or); `accOperand` is which of its
+/// operands is the accumulator.
+struct ReductionCombiner {
+  Operation *op;
+  unsigned accOperand;
+};
+std::optional<ReductionCombiner> matchReductionCombiner(linalg::GenericOp op);
+
+/// `combiner`'s kind and attributes applied to `lhs` and `rhs`.
+Value combineLike(OpBuilder &b, Operation *combiner, Value lhs, Value rhs);
+
+/// The allocation or argument a buffer views.
+Value baseOf(Value v);
+
+/// Ops that touch no buffer's contents: allocations, dims, assertions (one
+/// that fails ends the program either way) and pure ops without regions.
+bool isTransparentToBuffers(Operation *op);
+
+/// Whether `op` leaves `buffer` alone: a transparent op, or a linalg op none
+/// of whose operands is a view of it.
+bool leavesAlone(Operation *op, Value buffer);
+
+/// The fill that last wrote reduction `op`'s accumulator, with nothing
+/// touching the accumulator in between: its value is where the reduction
+/// starts, so a kernel takes it instead of a fill kernel and a load.
+linalg::FillOp precedingFill(linalg::GenericOp op);
+
+} // namespace mlir::tcc
+
+#endif // TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
