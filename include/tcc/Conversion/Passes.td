@@ -236,10 +236,22 @@ def ParallelLoopsToGPUPass
     and global memory accesses coalesce. Threads past the end do nothing.
     Loops inside the body (a reduction's `scf.for`) run within the thread.
     Parallel loops with reductions of their own are rejected with an error.
+
+    A loop whose body has no loops of its own and whose static innermost
+    trip count is a multiple of U x block-size (U the largest of
+    `elements-per-thread`, ..., 2 that divides it) gives each block one
+    chunk of U x block-size columns of a row and each thread U iterations
+    a block-size apart (the body repeated, one delinearization for all):
+    one element per thread leaves too few loads in flight to cover HBM's
+    latency, and iterations a block apart keep every access coalesced.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
-           "Threads per block">
+           "Threads per block">,
+    Option<"elementsPerThread", "elements-per-thread", "int64_t",
+           /*default=*/"4",
+           "Consecutive innermost iterations per thread, where they divide "
+           "the static innermost trip count">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s --tcc-parallel-loops-to-gpu --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: tcc-opt %s --tcc-parallel-loops-to-gpu="block-size=128" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=B128
+// RUN: tcc-opt %s --tcc-parallel-loops-to-gpu="elements-per-thread=1" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=ONE
 
 // A 2-D loop: one launch over 64 x 100 iterations flattened row-major,
 // 256 threads per block, at least one block; a thread past the end does
@@ -110,4 +111,78 @@ func.func @reduction(%a: memref<8xf32>) -> f32 {
     }
   }
   return %s : f32
+}
+
+// -----
+
+// A static innermost trip count that 4 x 256 divides (2048): a block per
+// chunk of 1024 columns (2 per row, 16 blocks, no thread past the end),
+// each thread 4 columns 256 apart (coalesced), one delinearization, the
+// body repeated. 768 columns: 3 per thread (3 x 256); 99: one per thread.
+// CHECK-LABEL: func.func @four_per_thread
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9_]+]]: memref<8x2048xf32>
+//       CHECK:   gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in ({{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in
+//       CHECK:     %[[CH:.+]] = arith.remsi %[[BX]], %{{.+}}
+//       CHECK:     %[[BASE:.+]] = arith.muli %[[CH]], %[[C1024:.+]] : index
+//       CHECK:     %[[C0:.+]] = arith.addi %[[BASE]], %[[TX]] : index
+//       CHECK:     memref.load %[[A]][%{{.+}}, %{{.+}}]
+//       CHECK:     arith.addi %[[C0]], %{{.+}} : index
+//       CHECK:     memref.load %[[A]]
+//       CHECK:     arith.addi %[[C0]], %{{.+}} : index
+//       CHECK:     memref.load %[[A]]
+//       CHECK:     arith.addi %[[C0]], %{{.+}} : index
+//       CHECK:     memref.load %[[A]]
+//   CHECK-NOT:     memref.load
+//       CHECK:     gpu.terminator
+// CHECK-LABEL: func.func @three_per_thread
+//       CHECK:   gpu.launch
+// CHECK-COUNT-3:     memref.load
+//   CHECK-NOT:     memref.load
+//       CHECK:     gpu.terminator
+// CHECK-LABEL: func.func @odd_columns
+//       CHECK:   gpu.launch
+// CHECK-COUNT-1:     memref.load
+//   CHECK-NOT:     memref.load
+//       CHECK:     gpu.terminator
+// ONE-LABEL: func.func @four_per_thread
+//       ONE:   gpu.launch
+// ONE-COUNT-1:     memref.load
+//   ONE-NOT:     memref.load
+//       ONE:     gpu.terminator
+func.func @four_per_thread(%a: memref<8x2048xf32>, %b: memref<8x2048xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %cn = arith.constant 2048 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %cn) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<8x2048xf32>
+    %w = arith.mulf %v, %v : f32
+    memref.store %w, %b[%i, %j] : memref<8x2048xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @three_per_thread(%a: memref<8x768xf32>, %b: memref<8x768xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %cn = arith.constant 768 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %cn) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<8x768xf32>
+    memref.store %v, %b[%i, %j] : memref<8x768xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @odd_columns(%a: memref<8x99xf32>, %b: memref<8x99xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c99 = arith.constant 99 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c99) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<8x99xf32>
+    memref.store %v, %b[%i, %j] : memref<8x99xf32>
+    scf.reduce
+  }
+  return
 }
