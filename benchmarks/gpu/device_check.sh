@@ -16,6 +16,9 @@ while read -r lib fn rtol atol expected specs; do
   echo "== $lib ($fn)"
   ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
       --benchmark=20 "${args[@]}" || status=1
+  # The same call captured as a CUDA graph, replayed, checked again.
+  ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
+      --benchmark=20 --graph "${args[@]}" || status=1
 done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
                print $1, $2, $3, $4, $5, specs }' cases.txt)
 
@@ -28,4 +31,12 @@ echo "== timing"
     --input=1024xf32=random --input=1024xf32=random --benchmark=10 || status=1
 ./tcc-run-lib ./libbias_gelu.so --input=16384x3072xf32=random \
     --input=3072xf32=random --benchmark=10 || status=1
+# The robot policy at batch 1 (seed 001's 1 kHz loop), per call from the
+# host: tcc_run, then the call replayed as a CUDA graph.
+policy=$(awk '$1 == "librobot_policy.so" { for (i = 6; i <= NF; ++i) {
+  sub(/^8x/, "1x", $i); printf " --input=%s", $i } }' \
+  cases.txt)
+echo "== robot policy, batch 1"
+./tcc-run-lib ./librobot_policy.so $policy --benchmark=200 || status=1
+./tcc-run-lib ./librobot_policy.so $policy --benchmark=200 --graph || status=1
 exit $status

@@ -20,6 +20,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -45,10 +46,38 @@ constexpr size_t kMaxCachedBytes = size_t(16) << 30;
 // launch and copy of the lowered host code makes one and synchronizes it.
 std::vector<CUstream> idleStreams; // guarded by mutex
 
+/// CUDA graphs of one call (tccCudaBeginCapture .. tccCudaEndCapture):
+/// each stream the host code makes is captured from its creation to its
+/// synchronization, which instantiates that segment and runs it once (the
+/// host code waits between its streams, so the segments replay in order on
+/// one stream). Every device block the window allocates belongs to the
+/// graph (replays write to them) and goes back to the cache only when the
+/// graph is destroyed. Work on a stream that is not being captured (two
+/// streams at once) fails the capture rather than be left out of replays.
+struct Graph {
+  CUstream stream = nullptr; // the segment being captured
+  std::vector<CUgraphExec> execs;
+  std::vector<CUdeviceptr> owned;
+  bool failed = false;
+};
+
+thread_local Graph *capturing = nullptr;
+
 void record(const std::string &message) {
   std::lock_guard<std::mutex> lock(mutex);
   if (pendingError.empty())
     pendingError = message;
+}
+
+/// Whether work queued on `stream` would escape the capture.
+bool escapesCapture(CUstream stream) {
+  if (!capturing || stream == capturing->stream)
+    return false;
+  if (!capturing->failed)
+    record("work on a stream outside the captured one: the call cannot be "
+           "a CUDA graph");
+  capturing->failed = true;
+  return true;
 }
 
 /// Checks a driver call; records "cuFoo failed (CUDA_ERROR_X: text)".
@@ -147,14 +176,14 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
            " exceeds the device's limits");
     return;
   }
+  if (escapesCapture(stream))
+    return;
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra),
         "cuLaunchKernel", "kernel " + name);
 }
 
-CUstream mgpuStreamCreate() {
-  if (!ensureContext())
-    return nullptr;
+static CUstream takeStream() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!idleStreams.empty()) {
@@ -168,6 +197,26 @@ CUstream mgpuStreamCreate() {
   return stream;
 }
 
+CUstream mgpuStreamCreate() {
+  if (!ensureContext())
+    return nullptr;
+  if (capturing && capturing->stream && !capturing->failed) {
+    record("the call uses two streams at once: it cannot be a CUDA graph");
+    capturing->failed = true;
+  }
+  CUstream stream = takeStream();
+  // Each stream of a capture window is a segment of the call. Relaxed
+  // mode: the host code may still allocate (a cache miss).
+  if (stream && capturing && !capturing->stream && !capturing->failed) {
+    if (check(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+              "cuStreamBeginCapture"))
+      capturing->stream = stream;
+    else
+      capturing->failed = true;
+  }
+  return stream;
+}
+
 void mgpuStreamDestroy(CUstream stream) {
   if (!stream)
     return;
@@ -176,9 +225,28 @@ void mgpuStreamDestroy(CUstream stream) {
 }
 
 void mgpuStreamSynchronize(CUstream stream) {
-  if (stream)
-    check(cuStreamSynchronize(stream), "cuStreamSynchronize",
-          "a kernel or copy on this stream failed");
+  if (!stream)
+    return;
+  if (capturing && stream == capturing->stream) {
+    // The end of the captured call: instantiate, then run it once so the
+    // call has its results.
+    capturing->stream = nullptr;
+    CUgraph graph = nullptr;
+    CUgraphExec exec = nullptr;
+    if (!check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture") ||
+        !check(cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate")) {
+      capturing->failed = true;
+      if (graph)
+        cuGraphDestroy(graph);
+      return;
+    }
+    cuGraphDestroy(graph);
+    capturing->execs.push_back(exec);
+    if (!check(cuGraphLaunch(exec, stream), "cuGraphLaunch"))
+      capturing->failed = true;
+  }
+  check(cuStreamSynchronize(stream), "cuStreamSynchronize",
+        "a kernel or copy on this stream failed");
 }
 
 void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
@@ -209,18 +277,8 @@ void mgpuEventRecord(CUevent event, CUstream stream) {
     check(cuEventRecord(event, stream), "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared) {
-  if (!ensureContext())
-    return nullptr;
+static void *cachedAlloc(uint64_t bytes) {
   CUdeviceptr ptr = 0;
-  if (bytes == 0)
-    return nullptr;
-  (void)stream;
-  if (isHostShared) {
-    check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
-          "cuMemAllocManaged", std::to_string(bytes) + " bytes");
-    return reinterpret_cast<void *>(ptr);
-  }
   {
     // The smallest cached block that fits, if it wastes at most a quarter.
     std::lock_guard<std::mutex> lock(mutex);
@@ -240,10 +298,30 @@ void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared) {
   return reinterpret_cast<void *>(ptr);
 }
 
-void mgpuMemFree(void *ptr, CUstream /*stream*/) {
-  if (!ptr)
-    return;
-  auto p = reinterpret_cast<CUdeviceptr>(ptr);
+/// Device memory for the host code: from the cache or the driver, owned by
+/// the graph being captured, if any.
+static void *allocate(uint64_t bytes) {
+  void *ptr = cachedAlloc(bytes);
+  if (ptr && capturing)
+    capturing->owned.push_back(reinterpret_cast<CUdeviceptr>(ptr));
+  return ptr;
+}
+
+void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared) {
+  if (!ensureContext() || bytes == 0)
+    return nullptr;
+  (void)stream;
+  if (isHostShared) {
+    CUdeviceptr ptr = 0;
+    check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
+          "cuMemAllocManaged", std::to_string(bytes) + " bytes");
+    return reinterpret_cast<void *>(ptr);
+  }
+  return allocate(bytes);
+}
+
+/// A block back to the cache (or the driver, past the cache's limit).
+static void release(CUdeviceptr p) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = blockSizes.find(p);
@@ -259,7 +337,7 @@ void mgpuMemFree(void *ptr, CUstream /*stream*/) {
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
-  if (bytes)
+  if (bytes && !escapesCapture(stream))
     check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                         reinterpret_cast<CUdeviceptr>(src), bytes, stream),
           "cuMemcpyAsync", std::to_string(bytes) + " bytes");
@@ -267,14 +345,16 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream) {
-  check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+  if (!escapesCapture(stream))
+    check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream),
         "cuMemsetD32Async");
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream) {
-  check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+  if (!escapesCapture(stream))
+    check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream),
         "cuMemsetD16Async");
 }
@@ -287,7 +367,71 @@ void mgpuSetDefaultDevice(int32_t device) {
 // For tcc_run (CUDARuntime.h)
 //===----------------------------------------------------------------------===//
 
+void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+  if (!ptr)
+    return;
+  auto p = reinterpret_cast<CUdeviceptr>(ptr);
+  // The graph being captured keeps its blocks: its replays use them.
+  if (capturing && std::find(capturing->owned.begin(), capturing->owned.end(), p) !=
+                       capturing->owned.end())
+    return;
+  release(p);
+}
+
 void tccCudaFree(void *ptr) { mgpuMemFree(ptr, nullptr); }
+
+void tccCudaBeginCapture(void) {
+  delete capturing;
+  capturing = new Graph();
+}
+
+void *tccCudaEndCapture(void) {
+  Graph *graph = capturing;
+  capturing = nullptr;
+  if (!graph)
+    return nullptr;
+  if (graph->stream) { // the call never synchronized its stream
+    CUgraph g = nullptr;
+    cuStreamEndCapture(graph->stream, &g);
+    if (g)
+      cuGraphDestroy(g);
+    record("the captured call did not end with a synchronization");
+    graph->failed = true;
+  }
+  if (graph->failed || graph->execs.empty()) {
+    if (!graph->failed)
+      record("the captured call launched nothing on the device");
+    tccCudaGraphDestroy(graph);
+    return nullptr;
+  }
+  return graph;
+}
+
+int tccCudaGraphLaunch(void *handle) {
+  auto *graph = static_cast<Graph *>(handle);
+  if (!graph || !ensureContext())
+    return 1;
+  CUstream stream = takeStream();
+  bool ok = stream != nullptr;
+  for (CUgraphExec exec : graph->execs)
+    ok = ok && check(cuGraphLaunch(exec, stream), "cuGraphLaunch");
+  ok = ok && check(cuStreamSynchronize(stream), "cuStreamSynchronize",
+                   "a kernel or copy of the graph failed");
+  if (stream)
+    mgpuStreamDestroy(stream);
+  return ok ? 0 : 1;
+}
+
+void tccCudaGraphDestroy(void *handle) {
+  auto *graph = static_cast<Graph *>(handle);
+  if (!graph)
+    return;
+  for (CUgraphExec exec : graph->execs)
+    cuGraphExecDestroy(exec);
+  for (CUdeviceptr p : graph->owned)
+    release(p);
+  delete graph;
+}
 
 void *tccCudaAlloc(size_t bytes) { return mgpuMemAlloc(bytes, nullptr, false); }
 

@@ -76,6 +76,10 @@ struct ModelLibrary::Api {
   decltype(&::tcc_num_entries) numEntries;
   decltype(&::tcc_entry_name) entryName;
   decltype(&::tcc_entry_arity) arity;
+  // Optional (libraries before CUDA graphs lack them).
+  decltype(&::tcc_graph_create) graphCreate = nullptr;
+  decltype(&::tcc_graph_launch) graphLaunch = nullptr;
+  decltype(&::tcc_graph_destroy) graphDestroy = nullptr;
 };
 
 std::unique_ptr<ModelLibrary> ModelLibrary::open(const std::string &path,
@@ -105,6 +109,12 @@ std::unique_ptr<ModelLibrary> ModelLibrary::open(const std::string &path,
       !bind(a.entryName, "tcc_entry_name") ||
       !bind(a.arity, "tcc_entry_arity"))
     return nullptr;
+  a.graphCreate = reinterpret_cast<decltype(a.graphCreate)>(
+      dlsym(handle, "tcc_graph_create"));
+  a.graphLaunch = reinterpret_cast<decltype(a.graphLaunch)>(
+      dlsym(handle, "tcc_graph_launch"));
+  a.graphDestroy = reinterpret_cast<decltype(a.graphDestroy)>(
+      dlsym(handle, "tcc_graph_destroy"));
   return lib;
 }
 
@@ -116,6 +126,27 @@ ModelLibrary::~ModelLibrary() {
 bool ModelLibrary::call(const std::string &name,
                         const std::vector<HostTensor> &inputs,
                         std::vector<HostTensor> &results, std::string &error) {
+  return run(name, inputs, results, /*replays=*/0, error);
+}
+
+bool ModelLibrary::callGraph(const std::string &name,
+                             const std::vector<HostTensor> &inputs,
+                             unsigned replays,
+                             std::vector<HostTensor> &results,
+                             std::string &error) {
+  if (!api->graphCreate) {
+    error = "the library has no tcc_graph_create (built before CUDA graphs)";
+    return false;
+  }
+  return run(name, inputs, results, replays, error);
+}
+
+bool ModelLibrary::run(const std::string &name,
+                       const std::vector<HostTensor> &inputs,
+                       std::vector<HostTensor> &results, unsigned replays,
+                       std::string &error) {
+  bool graphMode = api->graphCreate && replays > 0;
+  replaySeconds.clear();
   std::vector<tcc_tensor> in(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const HostTensor &t = inputs[i];
@@ -163,13 +194,28 @@ bool ModelLibrary::call(const std::string &name,
   }
   std::vector<tcc_tensor> out(numResults);
   auto start = std::chrono::steady_clock::now();
-  int rc = api->run(name.c_str(), in.data(), (int)in.size(), out.data(),
-                    numResults);
+  tcc_graph *graph = nullptr;
+  int rc = graphMode ? api->graphCreate(name.c_str(), in.data(),
+                                        (int)in.size(), out.data(),
+                                        numResults, &graph)
+                     : api->run(name.c_str(), in.data(), (int)in.size(),
+                                out.data(), numResults);
   lastCallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  // Graph mode: replays of the captured call, each timed; the results are
+  // the last replay's (the graph's buffers).
+  for (unsigned i = 0; rc == 0 && graph && i < replays; ++i) {
+    auto t = std::chrono::steady_clock::now();
+    rc = api->graphLaunch(graph);
+    replaySeconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+            .count());
+  }
   if (rc != 0) {
     error = api->lastError();
+    if (graph)
+      api->graphDestroy(graph);
     if (driver)
       freeInputs();
     return false;
@@ -187,9 +233,11 @@ bool ModelLibrary::call(const std::string &name,
       else
         std::memcpy(h.data.data(), t.data, h.numBytes());
     }
-    api->release(&t);
+    api->release(&t); // a graph's results have no owner: a no-op
     results.push_back(std::move(h));
   }
+  if (graph)
+    api->graphDestroy(graph);
   if (driver)
     freeInputs();
   if (!copied) {

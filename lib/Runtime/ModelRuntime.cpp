@@ -23,6 +23,9 @@ using namespace tcc::runtime;
 namespace {
 
 thread_local std::string lastError;
+// Whether the calling thread's last tcc_run copied a result (a view, or an
+// alias of an input or another result) after the compiled code returned.
+thread_local bool copiedResult = false;
 
 int fail(int code, std::string message) {
   lastError = std::move(message);
@@ -104,6 +107,7 @@ void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
 int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
             tcc_tensor *results, int numResults) {
   lastError.clear();
+  copiedResult = false;
   const tcc_entry_desc *e = name ? findEntry(name) : nullptr;
   if (!e)
     return fail(1, std::string("no entry named '") + (name ? name : "") +
@@ -200,6 +204,7 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
       continue;
     }
     size_t bytes = n * elem;
+    copiedResult = true;
     void *copy = tcc_memory_.alloc(bytes > 0 ? bytes : 1);
     if (!copy)
       return fail(4, "out of memory for result " + std::to_string(r));
@@ -230,6 +235,64 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
     }
   }
   return 0;
+}
+
+struct tcc_graph {
+  void *graph;
+};
+
+int tcc_graph_create(const char *name, const tcc_tensor *inputs,
+                     int numInputs, tcc_tensor *results, int numResults,
+                     tcc_graph **graph) {
+  if (graph)
+    *graph = nullptr;
+  if (!graph || !tcc_memory_.begin_capture)
+    return fail(6, "CUDA graphs need a library built with --target=cuda");
+  tcc_memory_.begin_capture();
+  int rc = tcc_run(name, inputs, numInputs, results, numResults);
+  void *captured = tcc_memory_.end_capture();
+  if (rc != 0) {
+    if (captured)
+      tcc_memory_.graph_destroy(captured);
+    return rc;
+  }
+  if (!captured) {
+    const char *why = tcc_memory_.error ? tcc_memory_.error() : nullptr;
+    return fail(6, std::string(name) + ": the call could not be captured as "
+                                       "a CUDA graph" +
+                       (why ? std::string(": ") + why : std::string()));
+  }
+  if (copiedResult) {
+    // The copy ran after the captured stream ended: replays would not
+    // refresh it.
+    tcc_memory_.graph_destroy(captured);
+    return fail(6, std::string(name) +
+                       ": a result aliases an input or another result, or "
+                       "is a strided view: not supported with CUDA graphs");
+  }
+  for (int r = 0; r < numResults; ++r)
+    results[r].owner = nullptr; // the graph's, not the caller's to release
+  *graph = new tcc_graph{captured};
+  return 0;
+}
+
+int tcc_graph_launch(tcc_graph *graph) {
+  lastError.clear();
+  if (!graph)
+    return fail(6, "tcc_graph_launch: no graph");
+  if (tcc_memory_.graph_launch(graph->graph) != 0) {
+    const char *why = tcc_memory_.error ? tcc_memory_.error() : nullptr;
+    return fail(5, std::string("replaying the CUDA graph failed") +
+                       (why ? std::string(": ") + why : std::string()));
+  }
+  return 0;
+}
+
+void tcc_graph_destroy(tcc_graph *graph) {
+  if (!graph)
+    return;
+  tcc_memory_.graph_destroy(graph->graph);
+  delete graph;
 }
 
 void tcc_release(tcc_tensor *result) {

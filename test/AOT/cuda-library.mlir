@@ -19,9 +19,14 @@
 // SYMS-DAG: T _mlir_ciface_bias_relu
 // SYMS-DAG: T tcc_run
 // SYMS-DAG: T tcc_release
+// SYMS-DAG: T tcc_graph_create
+// SYMS-DAG: T tcc_graph_launch
+// SYMS-DAG: T tcc_graph_destroy
 // RUN: nm -D --undefined-only %t/libgpu.so | FileCheck %s --check-prefix=DRIVER
 // DRIVER-DAG: U cuLaunchKernel
 // DRIVER-DAG: U cuModuleLoadData
+// DRIVER-DAG: U cuStreamBeginCapture
+// DRIVER-DAG: U cuGraphLaunch
 
 // Another chip: the manifest says so.
 // RUN: tcc-compile %s --target=cuda --chip=sm_80 -o %t/libgpu80.so

@@ -244,10 +244,12 @@ static std::string entryTable(ArrayRef<mlir::tcc::FunctionSignature> signatures,
   if (target == Target::CUDA)
     c += "#include \"tcc/Runtime/CUDARuntime.h\"\n"
          "const tcc_memory_ops tcc_memory_ = {1, tccCudaFree, tccCudaAlloc, "
-         "tccCudaCopy, tccCudaTakeError};\n";
+         "tccCudaCopy, tccCudaTakeError, tccCudaBeginCapture, "
+         "tccCudaEndCapture, tccCudaGraphLaunch, tccCudaGraphDestroy};\n";
   else
     c += "extern void tccFree(void *);\nextern void *tccMalloc(size_t);\n"
-         "const tcc_memory_ops tcc_memory_ = {0, tccFree, tccMalloc, 0, 0};\n";
+         "const tcc_memory_ops tcc_memory_ = {0, tccFree, tccMalloc, 0, 0, "
+         "0, 0, 0, 0};\n";
   c += "const int32_t tcc_entry_count_ = " +
        std::to_string(signatures.size()) + ";\n";
   c += "const char tcc_manifest_[] = " + cString(manifestText) + ";\n";
@@ -443,7 +445,8 @@ int main(int argc, char **argv) {
       return fail("cannot write " + exportsPath.str().str());
     exports << "{\n  global:\n    tcc_run; tcc_release; tcc_last_error;\n"
                "    tcc_manifest; tcc_num_entries; tcc_entry_name;\n"
-               "    tcc_entry_arity;\n";
+               "    tcc_entry_arity; tcc_graph_create; tcc_graph_launch;\n"
+               "    tcc_graph_destroy;\n";
     for (const mlir::tcc::FunctionSignature &sig : lowered->signatures)
       exports << "    _mlir_ciface_" << sig.name << ";\n";
     exports << "  local: *;\n};\n";

@@ -2,7 +2,7 @@
 //
 //   tcc-run-lib libmodel.so --function=NAME --input=@x.npy|SPEC ...
 //       [--expected_output=@y.npy]... [--rtol=R --atol=A]
-//       [--output=@y.npy]... [--benchmark=N]
+//       [--output=@y.npy]... [--benchmark=N] [--graph]
 //
 // What tcc-run --library does, for machines without MLIR (the GPU machine
 // tcc's cuda libraries are checked on): inputs as .npy files or tcc-run's
@@ -45,6 +45,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> inputSpecs, expected, outputs;
   double rtol = 1e-4, atol = 1e-6;
   unsigned benchmark = 0;
+  bool graph = false;
   uint64_t seed = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -62,6 +63,8 @@ int main(int argc, char **argv) {
       atol = std::atof(value.c_str());
     else if (startsWith(a, "--benchmark=", value))
       benchmark = std::atoi(value.c_str());
+    else if (std::strcmp(a, "--graph") == 0)
+      graph = true;
     else if (startsWith(a, "--seed=", value))
       seed = std::strtoull(value.c_str(), nullptr, 10);
     else if (a[0] != '-' && library.empty())
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
       return fail(std::string("unknown argument '") + a +
                   "' (usage: tcc-run-lib LIB.so --function=NAME "
                   "--input=... [--expected_output=@y.npy] [--output=@y.npy] "
-                  "[--rtol=R] [--atol=A] [--benchmark=N])");
+                  "[--rtol=R] [--atol=A] [--benchmark=N] [--graph])");
   }
   if (library.empty())
     return fail("no library given");
@@ -92,9 +95,17 @@ int main(int argc, char **argv) {
       return fail(error);
     inputs.push_back(std::move(t));
   }
+  // --graph: the call captured as a CUDA graph and replayed (3 warm-up
+  // replays, then --benchmark timed ones); the results checked are the
+  // last replay's.
   std::vector<HostTensor> results;
-  if (!lib->call(function, inputs, results, error))
+  if (graph) {
+    if (!lib->callGraph(function, inputs, 3 + std::max(benchmark, 1u),
+                        results, error))
+      return fail(error);
+  } else if (!lib->call(function, inputs, results, error)) {
     return fail(error);
+  }
 
   int status = 0;
   for (size_t r = 0; r < results.size(); ++r) {
@@ -126,7 +137,18 @@ int main(int argc, char **argv) {
         return fail(error);
     }
   }
-  if (benchmark > 0) {
+  if (benchmark > 0 && graph) {
+    std::vector<double> times;
+    for (double t : lib->getReplaySeconds())
+      times.push_back(t * 1e6);
+    times.erase(times.begin(), times.begin() + 3);
+    std::sort(times.begin(), times.end());
+    std::printf("graph replay (tcc_graph_launch, waits for the end): median "
+                "%.1f us, min %.1f us, over %zu replays (capture call %.1f "
+                "us)\n",
+                times[times.size() / 2], times.front(), times.size(),
+                lib->getLastCallSeconds() * 1e6);
+  } else if (benchmark > 0) {
     std::vector<double> times;
     for (unsigned i = 0; i < benchmark + 3; ++i) {
       if (!lib->call(function, inputs, results, error))

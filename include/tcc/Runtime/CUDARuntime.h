@@ -24,6 +24,17 @@ void *tccCudaAlloc(size_t bytes);
 int tccCudaCopy(void *dst, const void *src, size_t bytes);
 const char *tccCudaTakeError(void);
 
+/* CUDA graphs (the reduce-overhead mode): between Begin and End, the
+ * calling thread's next call of compiled host code is captured (its stream
+ * from creation to synchronization), instantiated and run once; the device
+ * blocks it allocates, results included, belong to the graph until
+ * tccCudaGraphDestroy. End returns the graph, or null with the error
+ * recorded. Launch replays it on a stream and waits: 0 on success. */
+void tccCudaBeginCapture(void);
+void *tccCudaEndCapture(void);
+int tccCudaGraphLaunch(void *graph);
+void tccCudaGraphDestroy(void *graph);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,16 @@ public:
   bool call(const std::string &name, const std::vector<HostTensor> &inputs,
             std::vector<HostTensor> &results, std::string &error);
 
+  /// A cuda library's reduce-overhead mode: captures one call of entry
+  /// `name` as a CUDA graph (tcc_graph_create), replays it `replays` times
+  /// (each timed: getReplaySeconds) and copies the last replay's results.
+  bool callGraph(const std::string &name,
+                 const std::vector<HostTensor> &inputs, unsigned replays,
+                 std::vector<HostTensor> &results, std::string &error);
+  const std::vector<double> &getReplaySeconds() const {
+    return replaySeconds;
+  }
+
   std::string manifest() const;
   /// Whether entries take and give device pointers (a cuda library):
   /// call() then copies inputs to the device and results back.
@@ -40,6 +50,10 @@ public:
 private:
   struct Api;
   ModelLibrary() = default;
+  bool run(const std::string &name, const std::vector<HostTensor> &inputs,
+           std::vector<HostTensor> &results, unsigned replays,
+           std::string &error);
+  std::vector<double> replaySeconds;
   void *handle = nullptr;
   std::unique_ptr<Api> api;
   double lastCallSeconds = 0;

@@ -38,6 +38,11 @@ typedef struct tcc_memory_ops {
   void *(*alloc)(size_t bytes);
   int (*copy)(void *dst, const void *src, size_t bytes); /* 0: done */
   const char *(*error)(void);
+  /* CUDA graphs (cuda builds; null otherwise): see CUDARuntime.h. */
+  void (*begin_capture)(void);
+  void *(*end_capture)(void);
+  int (*graph_launch)(void *graph);
+  void (*graph_destroy)(void *graph);
 } tcc_memory_ops;
 
 extern const tcc_memory_ops tcc_memory_;

@@ -65,6 +65,25 @@ typedef struct tcc_tensor {
 int tcc_run(const char *name, const tcc_tensor *inputs, int num_inputs,
             tcc_tensor *results, int num_results);
 
+/* CUDA graphs (libraries built with --target=cuda): the reduce-overhead
+ * mode. tcc_graph_create runs entry `name` once as tcc_run does, capturing
+ * every kernel launch and device copy of the call into a CUDA graph, and
+ * fills `results` with the graph's result buffers. tcc_graph_launch then
+ * replays the whole call with one driver call, without the host code: it
+ * reads the same input buffers (write new values into them in between)
+ * and writes the same result buffers, so the shapes and the input
+ * pointers are those given at creation. Results belong to the graph: do
+ * not tcc_release them; they are valid until tcc_graph_destroy. Return
+ * codes as tcc_run's, plus 6: the library is not a cuda library, or the
+ * call cannot be a graph (a result aliases an input or another result, or
+ * the capture failed), with the message in tcc_last_error(). */
+typedef struct tcc_graph tcc_graph;
+int tcc_graph_create(const char *name, const tcc_tensor *inputs,
+                     int num_inputs, tcc_tensor *results, int num_results,
+                     tcc_graph **graph);
+int tcc_graph_launch(tcc_graph *graph);
+void tcc_graph_destroy(tcc_graph *graph);
+
 /* Frees a result of tcc_run (no-op on a zeroed tensor). */
 void tcc_release(tcc_tensor *result);
 
