@@ -17,13 +17,14 @@ std::optional<FusionTarget> FusionTarget::get(StringRef name) {
   if (name == "cpu")
     return FusionTarget{"cpu", /*flopsPerByte=*/8.0,
                         /*launchBytes=*/32.0 * 1024, /*onChipBytes=*/1 << 20,
-                        /*maxGroupInputs=*/16};
+                        /*maxGroupInputs=*/16, /*packsInGroup=*/true};
   // CUDA (H200): 67 TFLOP/s fp32 over 4.8 TB/s; a launch is ~3 us, i.e.
   // ~14 MB of traffic; 228 KiB of shared memory per SM.
   if (name == "cuda")
     return FusionTarget{"cuda", /*flopsPerByte=*/14.0,
                         /*launchBytes=*/14.0 * 1024 * 1024,
-                        /*onChipBytes=*/228 * 1024, /*maxGroupInputs=*/32};
+                        /*onChipBytes=*/228 * 1024, /*maxGroupInputs=*/32,
+                        /*packsInGroup=*/false};
   return std::nullopt;
 }
 
@@ -78,13 +79,18 @@ bool mlir::tcc::isRecomputeProfitable(Operation *producer, unsigned uses,
 
 bool mlir::tcc::isHorizontalMergeProfitable(ArrayRef<Operation *> ops,
                                             int64_t packedWeightBytes,
+                                            int64_t packedTensors,
                                             const FusionTarget &target) {
   if (ops.size() < 2)
     return false;
   double shared = estimateBytes(ops.front()->getOperand(0));
   double saved = (ops.size() - 1) * (shared + target.launchBytes);
-  // Packing reads the weights and writes the packed copy.
-  return saved > 2.0 * packedWeightBytes;
+  // Packing reads the weights and writes the packed copy; where it is not
+  // part of the group, each packed tensor is a kernel of its own.
+  double cost = 2.0 * packedWeightBytes;
+  if (!target.packsInGroup)
+    cost += packedTensors * target.launchBytes;
+  return saved > cost;
 }
 
 bool mlir::tcc::reductionRowsFitOnChip(int64_t rowElements,

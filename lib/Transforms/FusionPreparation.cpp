@@ -275,13 +275,16 @@ unsigned mlir::tcc::mergeHorizontalContractions(func::FuncOp func,
     auto runtimeBytes = [](Value v) -> int64_t {
       return v && !v.getDefiningOp<ConstantOp>() ? estimateBytes(v) : 0;
     };
-    int64_t packed = 0;
+    int64_t packed = 0, packedTensors = 0;
     SmallVector<Operation *> ops;
     for (const Candidate &c : group) {
-      packed += runtimeBytes(c.weight) + runtimeBytes(c.bias);
+      for (Value v : {c.weight, c.bias}) {
+        packed += runtimeBytes(v);
+        packedTensors += runtimeBytes(v) > 0;
+      }
       ops.push_back(c.op);
     }
-    if (!isHorizontalMergeProfitable(ops, packed, target))
+    if (!isHorizontalMergeProfitable(ops, packed, packedTensors, target))
       continue;
 
     OpBuilder b(first);

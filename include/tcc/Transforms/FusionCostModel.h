@@ -41,6 +41,10 @@ struct FusionTarget {
   /// Distinct tensors one fused loop body may stream (CPU: vector
   /// registers and prefetch streams; GPU: registers per thread).
   int64_t maxGroupInputs;
+  /// Whether packing a merged contraction's weights happens inside its
+  /// group (CPU: copies in the group's loops), or costs a kernel per packed
+  /// tensor (GPU: each strided copy is a launch).
+  bool packsInGroup;
 
   /// "cpu" or "cuda"; std::nullopt for anything else.
   static std::optional<FusionTarget> get(llvm::StringRef name);
@@ -64,9 +68,11 @@ bool isRecomputeProfitable(Operation *producer, unsigned uses,
 /// Whether merging `ops` (linears/matmuls reading the same input) into one
 /// wider op saves more than it costs: every op but one no longer reads the
 /// shared input nor launches, while weights that are not constants must be
-/// packed (read and written) on every call.
+/// packed (read and written, `packedTensors` copies of `packedWeightBytes`
+/// in all) on every call.
 bool isHorizontalMergeProfitable(llvm::ArrayRef<Operation *> ops,
                                  int64_t packedWeightBytes,
+                                 int64_t packedTensors,
                                  const FusionTarget &target);
 
 /// Whether a reduction group (softmax, a norm) over rows of `rowElements`

@@ -224,8 +224,11 @@ std::optional<RowOp> classify(Run &run, linalg::GenericOp op) {
   for (OpOperand &init : op.getDpsInitsMutable()) {
     Value base = baseOf(init.get());
     // Thread 0 stores a row op's result with no barrier before it: other
-    // threads must not be reading that buffer from an earlier op.
-    if (r->kind == Kind::RowScalar && run.bases.contains(init.get()))
+    // threads must not be reading that buffer from memory in an earlier op
+    // (once the run has written a per-row buffer, its readers take the
+    // value every thread has, not memory).
+    if (r->kind == Kind::RowScalar && run.bases.contains(init.get()) &&
+        !run.written.contains(base))
       return std::nullopt;
     // A buffer read earlier in the run through another view cannot become
     // one the run writes.
