@@ -279,6 +279,13 @@ def RowGroupsToGPUPass : Pass<"tcc-row-groups-to-gpu", "func::FuncOp"> {
     which every thread has the row's result. Other reductions are left to
     tcc-row-reductions-to-gpu.
 
+    Before grouping, a bufferization copy of a just-filled buffer becomes
+    a fill, and a `linalg.transpose` into a buffer only generic ops read is
+    folded into their indexing maps (a linear's weight transposed for a
+    (k, n) matmul on every call is read as (n, k) again), so a matmul keeps
+    the loop order and forms a row group over K with its epilogue: a block
+    per output element.
+
     An op joins only when it cannot observe another thread's unfinished
     work: rows x columns buffers the run writes are allocations read back
     with the same indexing (by the thread that wrote them), and per-row

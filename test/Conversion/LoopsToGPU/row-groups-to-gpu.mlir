@@ -228,3 +228,63 @@ func.func @not_fused(%x: memref<64x64xf32>, %d: memref<64x64xf64>) -> (memref<64
   memref.dealloc %t : memref<64x64xf32>
   return %s, %u, %ds : memref<64xf32>, memref<64x64xf32>, memref<64xf64>
 }
+
+// -----
+
+// A linear's weight transposed on every call for a (k, n) matmul: the
+// transpose is folded into the matmul's map (it reads W as (n, k) again),
+// its buffer disappears, and the matmul with its bias is one row group (a
+// block per output element, threads over K = 64). A transpose whose result
+// is also returned stays.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @linear_transposed_weight
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: memref<4x64xf32>, %[[W:[a-zA-Z0-9_]+]]: memref<32x64xf32>
+//   CHECK-NOT:   linalg.transpose
+//   CHECK-NOT:   memref.alloc() : memref<64x32xf32>
+//       CHECK:   gpu.launch
+// CHECK-COUNT-2:     memref.load %[[W]][%{{.+}}, %{{.+}}] : memref<32x64xf32>
+//       CHECK:     gpu.shuffle xor
+//   CHECK-NOT:   linalg.generic
+// CHECK-LABEL: func.func @transpose_also_returned
+//       CHECK:   linalg.transpose
+func.func @linear_transposed_weight(%x: memref<4x64xf32>, %w: memref<32x64xf32>, %bias: memref<32xf32>) -> memref<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %wt = memref.alloc() : memref<64x32xf32>
+  linalg.transpose ins(%w : memref<32x64xf32>) outs(%wt : memref<64x32xf32>) permutation = [1, 0]
+  %y = memref.alloc() : memref<4x32xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<4x32xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wt : memref<4x64xf32>, memref<64x32xf32>) outs(%y : memref<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %bias : memref<4x32xf32>, memref<32xf32>) outs(%y : memref<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %wt : memref<64x32xf32>
+  return %y : memref<4x32xf32>
+}
+func.func @transpose_also_returned(%x: memref<4x64xf32>, %w: memref<32x64xf32>) -> (memref<4x32xf32>, memref<64x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wt = memref.alloc() : memref<64x32xf32>
+  linalg.transpose ins(%w : memref<32x64xf32>) outs(%wt : memref<64x32xf32>) permutation = [1, 0]
+  %y = memref.alloc() : memref<4x32xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<4x32xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wt : memref<4x64xf32>, memref<64x32xf32>) outs(%y : memref<4x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  return %y, %wt : memref<4x32xf32>, memref<64x32xf32>
+}
