@@ -31,6 +31,25 @@ echo "== timing"
     --input=1024xf32=random --input=1024xf32=random --benchmark=10 || status=1
 ./tcc-run-lib ./libbias_gelu.so --input=16384x3072xf32=random \
     --input=3072xf32=random --benchmark=10 || status=1
+# The memory-bound kernels at [16384, 4096] f32 (benchmarks/fusion/), kernel
+# time per replay of the call as a CUDA graph (no host code): bytes each
+# must move over that time. torch_anchors.py memory_bound_ops, if beside
+# this script's DIR, measures PyTorch on the same shapes right after.
+echo "== memory-bound, 16384 x 4096 f32 (graph replays)"
+x=16384x4096xf32=random
+for spec in "copy 512 --input=$x" "add_relu_mul 768 --input=$x --input=$x" \
+            "bias_gelu 512 --input=$x --input=4096xf32=random" \
+            "softmax 512 --input=$x" \
+            "layer_norm 512 --input=$x --input=4096xf32=random --input=4096xf32=random"; do
+  set -- $spec
+  name=$1 mib=$2
+  shift 2
+  us=$(./tcc-run-lib "./libfusion_$name.so" "$@" --benchmark=20 --graph |
+       sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
+  awk -v n="$name" -v m="$mib" -v t="$us" 'BEGIN {
+    printf "%-14s %8.1f us %8.0f GB/s\n", n, t, m * 1048576 / (t * 1e-6) / 1e9 }'
+done
+
 # The robot policy at batch 1 (seed 001's 1 kHz loop), per call from the
 # host: tcc_run, then the call replayed as a CUDA graph.
 policy=$(awk '$1 == "librobot_policy.so" { for (i = 6; i <= NF; ++i) {
