@@ -383,6 +383,9 @@ struct RowGroupsToGPUPass
 
   /// The kernel's state while its ops are emitted.
   struct Emitter {
+    Emitter(OpBuilder &b, Location loc, Run &run, int64_t threads,
+            int64_t perThread)
+        : b(b), loc(loc), run(run), threads(threads), perThread(perThread) {}
     OpBuilder &b;
     Location loc;
     Run &run;
@@ -734,8 +737,7 @@ struct RowGroupsToGPUPass
     gpu::TerminatorOp::create(b, loc);
     b.setInsertionPointToStart(&rowIf.getThenRegion().front());
 
-    Emitter e{b, loc, run, threads, perThread, {}, {}, {}, {}, {}, {}, {},
-              {}, 0};
+    Emitter e(b, loc, run, threads, perThread);
     e.columns = sizes.back();
     e.tid = tid;
     e.lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
