@@ -372,8 +372,9 @@ void mgpuMemFree(void *ptr, CUstream /*stream*/) {
     return;
   auto p = reinterpret_cast<CUdeviceptr>(ptr);
   // The graph being captured keeps its blocks: its replays use them.
-  if (capturing && std::find(capturing->owned.begin(), capturing->owned.end(), p) !=
-                       capturing->owned.end())
+  if (capturing && std::find(capturing->owned.begin(),
+                              capturing->owned.end(),
+                              p) != capturing->owned.end())
     return;
   release(p);
 }
@@ -433,7 +434,9 @@ void tccCudaGraphDestroy(void *handle) {
   delete graph;
 }
 
-void *tccCudaAlloc(size_t bytes) { return mgpuMemAlloc(bytes, nullptr, false); }
+void *tccCudaAlloc(size_t bytes) {
+  return mgpuMemAlloc(bytes, nullptr, false);
+}
 
 int tccCudaCopy(void *dst, const void *src, size_t bytes) {
   if (!ensureContext())

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -83,3 +84,23 @@ linalg::FillOp tcc::precedingFill(linalg::GenericOp op) {
   return nullptr;
 }
 
+
+SmallVector<Value> tcc::enterRow(OpBuilder &b, Location loc,
+                                 gpu::LaunchOp launch, Value rows,
+                                 ArrayRef<Value> rowSizes) {
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value row = launch.getBlockIds().x;
+  Value realRow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, rows);
+  auto rowIf = scf::IfOp::create(b, loc, realRow, /*withElse=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&rowIf.getThenRegion().front());
+  SmallVector<Value> ivs(rowSizes.size());
+  Value rest = row;
+  for (int64_t d = rowSizes.size() - 1; d >= 0; --d) {
+    ivs[d] = d == 0 ? rest : arith::RemSIOp::create(b, loc, rest, rowSizes[d]);
+    if (d > 0)
+      rest = arith::DivSIOp::create(b, loc, rest, rowSizes[d]);
+  }
+  return ivs;
+}

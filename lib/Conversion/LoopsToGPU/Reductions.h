@@ -8,6 +8,7 @@
 #ifndef TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
 #define TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
@@ -42,6 +43,13 @@ bool leavesAlone(Operation *op, Value buffer);
 /// touching the accumulator in between: its value is where the reduction
 /// starts, so a kernel takes it instead of a fill kernel and a load.
 linalg::FillOp precedingFill(linalg::GenericOp op);
+
+/// In `launch` (a block per row of `rows`): sets `b` inside a branch that
+/// skips blocks past the last row (block-uniform, so every barrier inside
+/// is reached by all of a block's threads or none) and returns the row's
+/// indices over `rowSizes`, row-major.
+SmallVector<Value> enterRow(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                            Value rows, ArrayRef<Value> rowSizes);
 
 } // namespace mlir::tcc
 

@@ -726,18 +726,13 @@ struct RowGroupsToGPUPass
     auto launch = gpu::LaunchOp::create(
         b, loc, grid, one, one, cst(threads), one, one, nullptr, nullptr, {},
         workgroupTypes, TypeRange{});
-    Block &kernel = launch.getBody().front();
-    b.setInsertionPointToStart(&kernel);
-    Value row = launch.getBlockIds().x, tid = launch.getThreadIds().x;
-    // A block past the last row skips everything (block-uniform, so every
-    // barrier is reached by all of a block's threads or none).
-    Value realRow =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, rows);
-    auto rowIf = scf::IfOp::create(b, loc, realRow, /*withElse=*/false);
-    gpu::TerminatorOp::create(b, loc);
-    b.setInsertionPointToStart(&rowIf.getThenRegion().front());
+    Value tid = launch.getThreadIds().x;
+    SmallVector<Value> rowIvs =
+        enterRow(b, loc, launch, rows,
+                 ArrayRef<Value>(sizes).take_front(run.numRowDims));
 
     Emitter e(b, loc, run, threads, perThread);
+    e.rowIvs = rowIvs;
     e.columns = sizes.back();
     e.tid = tid;
     e.lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
@@ -745,14 +740,6 @@ struct RowGroupsToGPUPass
     for (auto [i, t] : llvm::enumerate(sharedElementTypes))
       e.shared[t] = {launch.getWorkgroupAttributions()[2 * i],
                      launch.getWorkgroupAttributions()[2 * i + 1]};
-    e.rowIvs.resize(run.numRowDims);
-    Value rest = row;
-    for (int64_t d = run.numRowDims - 1; d >= 0; --d) {
-      e.rowIvs[d] =
-          d == 0 ? rest : arith::RemSIOp::create(b, loc, rest, sizes[d]);
-      if (d > 0)
-        rest = arith::DivSIOp::create(b, loc, rest, sizes[d]);
-    }
     for (unsigned i = 0; i < run.ops.size(); ++i) {
       switch (run.ops[i].kind) {
       case Kind::Elementwise:

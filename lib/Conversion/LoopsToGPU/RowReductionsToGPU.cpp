@@ -104,24 +104,13 @@ struct RowReductionsToGPUPass
         b, loc, grid, one, one, threads, one, one, /*dynamicSharedMemory=*/
         nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         TypeRange{valuesType, flagsType}, TypeRange{});
-    Block &kernel = launch.getBody().front();
-    b.setInsertionPointToStart(&kernel);
     Value shared = launch.getWorkgroupAttributions()[0];
     Value flags = launch.getWorkgroupAttributions()[1];
-    Value row = launch.getBlockIds().x, tid = launch.getThreadIds().x;
-    Value realRow =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, rows);
-    auto rowIf = scf::IfOp::create(b, loc, realRow, /*withElse=*/false);
-    gpu::TerminatorOp::create(b, loc);
-    b.setInsertionPointToStart(&rowIf.getThenRegion().front());
-    // The row's parallel indices, row-major.
-    SmallVector<Value> ivs(numParallel + 1);
-    Value rest = row;
-    for (int64_t d = numParallel - 1; d >= 0; --d) {
-      ivs[d] = d == 0 ? rest : arith::RemSIOp::create(b, loc, rest, sizes[d]);
-      if (d > 0)
-        rest = arith::DivSIOp::create(b, loc, rest, sizes[d]);
-    }
+    Value tid = launch.getThreadIds().x;
+    // The row's parallel indices, row-major, and the column's slot.
+    SmallVector<Value> ivs = enterRow(
+        b, loc, launch, rows, ArrayRef<Value>(sizes).take_front(numParallel));
+    ivs.push_back(Value());
     // This thread's partial over columns tid, tid + blockSize, ...
     // Until a thread has a value its flag is 0 and `unset` is not used.
     Value unset =
