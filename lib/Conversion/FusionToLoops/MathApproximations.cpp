@@ -54,6 +54,25 @@ Value horner(OpBuilder &b, Location loc, Value x, ArrayRef<float> coeffs) {
   return acc;
 }
 
+/// exp's argument reduction: n = round(x / ln 2) by the 1.5 * 2^23
+/// magic-number add (t keeps n in its low mantissa bits), and
+/// r = x - n * ln 2 in two steps (Cody-Waite: ln 2 = hi + lo), so that
+/// |r| <= ln 2 / 2.
+struct ExpReduction {
+  Value t, n, r;
+};
+ExpReduction reduceExpArgument(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  const float magic = 12582912.0f; // 1.5 * 2^23
+  Value t = math::FmaOp::create(b, loc, x, splat(b, loc, type, 1.44269504f),
+                                splat(b, loc, type, magic));
+  Value n = arith::SubFOp::create(b, loc, t, splat(b, loc, type, magic));
+  Value r = math::FmaOp::create(b, loc, n,
+                                splat(b, loc, type, -0.693359375f), x);
+  r = math::FmaOp::create(b, loc, n, splat(b, loc, type, 2.12194440e-4f), r);
+  return {t, n, r};
+}
+
 struct ErfAsRational : OpRewritePattern<math::ErfOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -116,17 +135,7 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
     auto intSplat = [&](int32_t v) {
       return splatOf(rewriter, loc, intType, rewriter.getI32IntegerAttr(v));
     };
-    const float magic = 12582912.0f; // 1.5 * 2^23
-    Value t = math::FmaOp::create(rewriter, loc, x,
-                                  splat(rewriter, loc, type, 1.44269504f),
-                                  splat(rewriter, loc, type, magic));
-    Value n = arith::SubFOp::create(rewriter, loc, t,
-                                    splat(rewriter, loc, type, magic));
-    // r = x - n * ln 2 in two steps (Cody-Waite): ln 2 = hi + lo.
-    Value r = math::FmaOp::create(rewriter, loc, n,
-                                  splat(rewriter, loc, type, -0.693359375f), x);
-    r = math::FmaOp::create(rewriter, loc, n,
-                            splat(rewriter, loc, type, 2.12194440e-4f), r);
+    auto [t, n, r] = reduceExpArgument(rewriter, loc, x);
     // 2 * e^r, highest power first: twice the degree-5 minimax polynomial
     // of XNNPACK's p5 exp (relative error below 1.7e-7 on the range, one
     // FMA fewer than Taylor to degree 6 at 2.3e-7).
@@ -184,16 +193,8 @@ struct ExpWithScalef : OpRewritePattern<math::ExpOp> {
     Value x = vector::ShapeCastOp::create(rewriter, loc, flat, op.getOperand());
     x = clampKeepingNaN(rewriter, loc, x, splat(rewriter, loc, flat, -104.0f),
                         splat(rewriter, loc, flat, 89.0f));
-    const float magic = 12582912.0f; // 1.5 * 2^23: rounds to an integer
-    Value t = math::FmaOp::create(rewriter, loc, x,
-                                  splat(rewriter, loc, flat, 1.44269504f),
-                                  splat(rewriter, loc, flat, magic));
-    Value n = arith::SubFOp::create(rewriter, loc, t,
-                                    splat(rewriter, loc, flat, magic));
-    Value r = math::FmaOp::create(rewriter, loc, n,
-                                  splat(rewriter, loc, flat, -0.693359375f), x);
-    r = math::FmaOp::create(rewriter, loc, n,
-                            splat(rewriter, loc, flat, 2.12194440e-4f), r);
+    auto [t, n, r] = reduceExpArgument(rewriter, loc, x);
+    (void)t;
     // e^r: XNNPACK's p5 minimax polynomial (relative error below 1.7e-7).
     static constexpr float kMinimax[] = {0x1.0F9F9Cp-7f, 0x1.573A1Ap-5f,
                                          0x1.555A80p-3f, 0x1.FFFDC6p-2f,
