@@ -3,6 +3,7 @@
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Transforms/Passes.h"
 
@@ -11,7 +12,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::tcc::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<TCCDialect, fusion::FusionDialect>();
+  registry.insert<TCCDialect, fusion::FusionDialect,
+                  tcc_gpu::TCCGPUDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu.module -> PTX/cubin serialization (the cuda pipeline) translates

@@ -175,6 +175,11 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());
+  if (options.cublaslt) {
+    ContractionsToGemmsPassOptions gemms;
+    gemms.minRows = options.gemmMinRows;
+    loops.addPass(createContractionsToGemmsPass(gemms));
+  }
   RowGroupsToGPUPassOptions rowGroups;
   rowGroups.blockSize = options.blockSize;
   loops.addPass(createRowGroupsToGPUPass(rowGroups));
@@ -192,6 +197,8 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   // Launches, copies and frees become async ops chained on one stream; the
   // host waits only where it needs a result.
   pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
+  // Library calls on the stream their token stands for.
+  pm.nest<func::FuncOp>().addPass(createGPULibraryCallsPass());
 
   buildNVVMPipeline(pm, options);
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Runtime/CUDARuntime.h"
+#include "CUDARuntimeInternal.h"
 
 #include <cuda.h>
 
@@ -63,6 +64,10 @@ struct Graph {
 
 thread_local Graph *capturing = nullptr;
 
+} // namespace
+
+namespace tcc::cuda {
+
 void record(const std::string &message) {
   std::lock_guard<std::mutex> lock(mutex);
   if (pendingError.empty())
@@ -81,7 +86,7 @@ bool escapesCapture(CUstream stream) {
 }
 
 /// Checks a driver call; records "cuFoo failed (CUDA_ERROR_X: text)".
-bool check(CUresult r, const char *call, const std::string &detail = "") {
+bool check(CUresult r, const char *call, const std::string &detail) {
   if (r == CUDA_SUCCESS)
     return true;
   const char *name = nullptr, *text = nullptr;
@@ -116,7 +121,9 @@ bool ensureContext() {
   return check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
 }
 
-} // namespace
+} // namespace tcc::cuda
+
+using namespace tcc::cuda;
 
 extern "C" {
 

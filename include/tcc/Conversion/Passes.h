@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
 
 namespace mlir::tcc {
 

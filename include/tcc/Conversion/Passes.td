@@ -354,4 +354,59 @@ def HostAllocationsToDevicePass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ContractionsToGemmsPass
+    : Pass<"tcc-contractions-to-gemms", "func::FuncOp"> {
+  let summary = "Matrix products on buffers become cuBLASLt calls";
+  let description = [{
+    A `linalg.generic` on buffers that is a matrix product, `d[batch.., m..,
+    n] += a[batch.., m.., k] * b[batch..?, k, n]` in one float type (f32,
+    f16, bf16; operands may have their last two dims swapped), becomes a
+    `tcc_gpu.gemm`: batch dims and m dims are merged by
+    `memref.collapse_shape` where the layout allows it (else the op is left
+    alone), swapped operands become `memref.transpose` views, and a weight
+    that a `linalg.transpose` copies into a scratch buffer on every call is
+    read through a transposed view of the original instead (the transpose
+    and its buffer go away).
+
+    A zero `linalg.fill` of the result just before is dropped (the library
+    overwrites it); without one the product accumulates into the result
+    (`c` = `d`). When the next op on buffers is a pointwise generic that
+    only adds a bias along n and/or a residual to the product and maybe
+    applies ReLU (max with 0), and nothing else reads the product, that op
+    becomes cuBLASLt's epilogue: the bias, the residual as `c`, `relu`, and
+    its output buffer as `d`. An epilogue with anything else (GELU) stays a
+    kernel of its own.
+
+    Products with a static row count (batch x m) below `min-rows` stay
+    generated code: tcc-row-groups-to-gpu's matvec kernel beats a library
+    launch for the robot policy's batch of one.
+  }];
+  let options = [
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
+           "Smallest static row count (batch x m) given to the library">
+  ];
+  let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def GPULibraryCallsPass : Pass<"tcc-gpu-library-calls", "func::FuncOp"> {
+  let summary = "tcc_gpu ops become calls of the runtime on their stream";
+  let description = [{
+    After gpu-async-region: each `tcc_gpu.gemm` becomes a call of
+    `tccGemm(stream, desc)` (lib/Runtime/CUBLASLtGemm.cpp), where `stream`
+    is its async dependency (gpu-to-llvm makes a token the stream it stands
+    for) and `desc` a stack array of 64-bit fields: element type,
+    epilogue, batch, M, N, K, then for a, b, c and d the device address
+    and the row, column and batch strides, then the bias's address (the
+    layout is include/tcc/Runtime/GemmCall.h). The op's token is replaced
+    by its dependency: the call is ordered on the same stream. Several
+    dependencies are first joined by a `gpu.wait async`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // TCC_CONVERSION_PASSES_TD

@@ -108,6 +108,16 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   ListOption<std::string> specialize{
       *this, "specialize",
       llvm::cl::desc("NAME=VALUE pairs that fix size symbols (B=8)")};
+  Option<bool> cublaslt{
+      *this, "cublaslt",
+      llvm::cl::desc("Matrix products through cuBLASLt (tcc_gpu.gemm) "
+                     "instead of generated kernels"),
+      llvm::cl::init(true)};
+  Option<int64_t> gemmMinRows{
+      *this, "gemm-min-rows",
+      llvm::cl::desc("Smallest static row count given to cuBLASLt (fewer: "
+                     "a generated matvec kernel)"),
+      llvm::cl::init(16)};
 };
 
 /// tcc -> LLVM dialect for the host plus GPU kernels for NVIDIA GPUs: each

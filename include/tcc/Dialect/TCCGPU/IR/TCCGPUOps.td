@@ -1,0 +1,75 @@
+//===- TCCGPUOps.td - tcc_gpu dialect -----------------------*- tablegen -*-===//
+//
+// Work of the GPU path that is not a generated kernel: calls into the
+// vendor libraries (cuBLASLt) on device buffers. The ops are asynchronous
+// like gpu.launch_func: gpu-async-region chains them on the call's stream
+// with the kernels, and CUDA-graph capture records them with the rest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_DIALECT_TCCGPU_IR_TCCGPUOPS_TD
+#define TCC_DIALECT_TCCGPU_IR_TCCGPUOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/GPU/IR/GPUBase.td"
+
+def TCCGPU_Dialect : Dialect {
+  let name = "tcc_gpu";
+  let cppNamespace = "::mlir::tcc::tcc_gpu";
+  let summary = "Vendor-library calls on device buffers, ordered on a stream";
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+class TCCGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TCCGPU_Dialect, mnemonic, traits>;
+
+def TCCGPU_FloatMemRef : MemRefOf<[F32, F16, BF16]>;
+
+def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
+                                        AttrSizedOperandSegments]> {
+  let summary = "d = epilogue(a x b + c + bias), through cuBLASLt";
+  let description = [{
+    A matrix product on device buffers, batched when `d` has rank 3:
+
+      d[i, m, n] = epilogue(sum_k a[i, m, k] * b[i, k, n]
+                            + c[i, m, n] + bias[n])
+
+    `a` is [M, K] or [batch, M, K]; `b` is [K, N] or [batch, K, N] (a
+    rank-2 `b` is shared by every batch); `c`, if present, has `d`'s shape
+    (the residual; it may be `d` itself, then the product accumulates into
+    `d`); `bias` is [N]. `epilogue` is `none` or `relu`. Accumulation is in
+    f32 whatever the element type.
+
+    The operands are views: their strides, not attributes, say how they lie
+    in memory. A transposed weight is a `memref.transpose` of it. At run
+    time each matrix must have unit stride along one of its two dims (the
+    runtime picks cuBLASLt's transpose flags and leading dimensions from
+    the strides); `d` and `c` along the last. Anything else fails the call
+    with a message naming the operand.
+
+    ```mlir
+    %t1 = tcc_gpu.gemm async [%t0] %x, %wT bias %b into %y
+        : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>>
+          bias memref<3072xf32> into memref<?x3072xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<GPU_AsyncToken>:$asyncDependencies,
+    Arg<TCCGPU_FloatMemRef, "", [MemRead]>:$a,
+    Arg<TCCGPU_FloatMemRef, "", [MemRead]>:$b,
+    Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$c,
+    Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$bias,
+    Arg<TCCGPU_FloatMemRef, "", [MemWrite]>:$d,
+    DefaultValuedAttr<StrAttr, "\"none\"">:$epilogue);
+  let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
+  let assemblyFormat = [{
+    custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
+    $a `,` $b (`c` $c^)? (`bias` $bias^)? `into` $d attr-dict
+    `:` type($a) `,` type($b) (`c` type($c)^)? (`bias` type($bias)^)?
+    `into` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TCC_DIALECT_TCCGPU_IR_TCCGPUOPS_TD

@@ -1,0 +1,40 @@
+//===- GemmCall.h - tccGemm's argument layout -------------------*- C++ -*-===//
+//
+// The cuda pipeline's host code calls `tccGemm(stream, desc)` for each
+// tcc_gpu.gemm (tcc-gpu-library-calls builds `desc` on the stack; the
+// runtime in lib/Runtime/CUBLASLtGemm.cpp reads it). `desc` is an array of
+// 64-bit fields at these indices. Strides are in elements; addresses are
+// device addresses of each operand's first element (0: absent).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_GEMMCALL_H
+#define TCC_RUNTIME_GEMMCALL_H
+
+namespace tcc_gemm {
+
+enum ElementType { kF32 = 0, kF16 = 1, kBF16 = 2 };
+enum Epilogue { kNone = 0, kReLU = 1 };
+
+/// Per-operand fields: address, then the strides of its rows, columns and
+/// batch (a rank-2 operand of a batched product: batch stride 0).
+enum OperandField { kAddress = 0, kRowStride, kColStride, kBatchStride,
+                    kOperandFields };
+
+enum Field {
+  kElementType = 0,
+  kEpilogue,
+  kBatch,
+  kM,
+  kN,
+  kK,
+  kA,                           // a: [M, K]
+  kB = kA + kOperandFields,     // b: [K, N]
+  kC = kB + kOperandFields,     // c: [M, N] (address 0: none)
+  kD = kC + kOperandFields,     // d: [M, N]
+  kBias = kD + kOperandFields,  // bias: [N] contiguous (0: none)
+  kFields
+};
+
+} // namespace tcc_gemm
+
+#endif // TCC_RUNTIME_GEMMCALL_H

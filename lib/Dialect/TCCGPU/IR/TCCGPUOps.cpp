@@ -1,0 +1,108 @@
+//===- TCCGPUOps.cpp - tcc_gpu dialect --------------------------*- C++ -*-===//
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::tcc::tcc_gpu;
+
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUDialect.cpp.inc"
+
+void TCCGPUDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// `async [%t0, %t1]`: the gpu dialect's syntax for async dependencies (its
+// printer and parser are private to GPUDialect.cpp).
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseAsyncDependencies(
+    OpAsmParser &parser, Type &asyncTokenType,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &asyncDependencies) {
+  if (succeeded(parser.parseOptionalKeyword("async")))
+    asyncTokenType = parser.getBuilder().getType<gpu::AsyncTokenType>();
+  return parser.parseOperandList(asyncDependencies,
+                                 OpAsmParser::Delimiter::OptionalSquare);
+}
+
+static void printAsyncDependencies(OpAsmPrinter &printer, Operation *,
+                                   Type asyncTokenType,
+                                   OperandRange asyncDependencies) {
+  if (asyncTokenType)
+    printer << "async";
+  if (asyncDependencies.empty())
+    return;
+  if (asyncTokenType)
+    printer << ' ';
+  printer << '[';
+  llvm::interleaveComma(asyncDependencies, printer);
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+/// Whether two dims can be the same size (dynamic dims always can).
+static bool compatible(int64_t x, int64_t y) {
+  return ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y;
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = cast<MemRefType>(getA().getType());
+  auto b = cast<MemRefType>(getB().getType());
+  auto d = cast<MemRefType>(getD().getType());
+  int64_t rank = d.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError("expects d of rank 2 or 3 (batched), got ") << rank;
+  if (a.getRank() != rank)
+    return emitOpError("expects a of rank ") << rank << ", got "
+                                             << a.getRank();
+  if (b.getRank() != 2 && b.getRank() != rank)
+    return emitOpError("expects b of rank 2 or ") << rank << ", got "
+                                                  << b.getRank();
+  Type element = d.getElementType();
+  if (a.getElementType() != element || b.getElementType() != element)
+    return emitOpError("expects a, b and d of one element type");
+  ArrayRef<int64_t> as = a.getShape().take_back(2);
+  ArrayRef<int64_t> bs = b.getShape().take_back(2);
+  ArrayRef<int64_t> ds = d.getShape().take_back(2);
+  if (!compatible(as[0], ds[0]))
+    return emitOpError("a has ") << as[0] << " rows but d has " << ds[0];
+  if (!compatible(bs[1], ds[1]))
+    return emitOpError("b has ") << bs[1] << " columns but d has " << ds[1];
+  if (!compatible(as[1], bs[0]))
+    return emitOpError("a has ")
+           << as[1] << " columns but b has " << bs[0] << " rows";
+  if (rank == 3) {
+    if (!compatible(a.getDimSize(0), d.getDimSize(0)) ||
+        (b.getRank() == 3 && !compatible(b.getDimSize(0), d.getDimSize(0))))
+      return emitOpError("expects one batch size for a, b and d");
+  }
+  if (Value c = getC()) {
+    auto ct = cast<MemRefType>(c.getType());
+    if (ct.getElementType() != element || ct.getRank() != rank)
+      return emitOpError("expects c of d's element type and rank");
+    for (int64_t i = 0; i < rank; ++i)
+      if (!compatible(ct.getDimSize(i), d.getDimSize(i)))
+        return emitOpError("expects c of d's shape");
+  }
+  if (Value bias = getBias()) {
+    auto bt = cast<MemRefType>(bias.getType());
+    if (bt.getElementType() != element || bt.getRank() != 1 ||
+        !compatible(bt.getDimSize(0), ds[1]))
+      return emitOpError("expects bias of d's element type and shape [N]");
+  }
+  if (getEpilogue() != "none" && getEpilogue() != "relu")
+    return emitOpError("has unknown epilogue '")
+           << getEpilogue() << "'; expected none or relu";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.cpp.inc"

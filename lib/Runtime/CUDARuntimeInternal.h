@@ -1,0 +1,32 @@
+//===- CUDARuntimeInternal.h - shared by the CUDA runtime's files -*- C++ -*-//
+//
+// What lib/Runtime/CUDARuntime.cpp offers the library calls beside it
+// (CUBLASLtGemm.cpp): the pending-error channel, the capture check and the
+// device context.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_RUNTIME_CUDARUNTIMEINTERNAL_H
+#define TCC_LIB_RUNTIME_CUDARUNTIMEINTERNAL_H
+
+#include <cuda.h>
+
+#include <string>
+
+namespace tcc::cuda {
+
+/// Keeps `message` as the call's error unless one is pending already.
+void record(const std::string &message);
+
+/// Whether work queued on `stream` would escape a CUDA-graph capture (two
+/// streams at once); records why and fails the capture if so.
+bool escapesCapture(CUstream stream);
+
+/// Checks a driver call; records "cuFoo failed (detail): CUDA_ERROR_X".
+bool check(CUresult r, const char *call, const std::string &detail = "");
+
+/// The device's primary context, current on the calling thread.
+bool ensureContext();
+
+} // namespace tcc::cuda
+
+#endif // TCC_LIB_RUNTIME_CUDARUNTIMEINTERNAL_H

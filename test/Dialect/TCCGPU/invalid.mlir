@@ -1,0 +1,81 @@
+// RUN: tcc-opt %s --split-input-file --verify-diagnostics
+
+func.func @rank(%a: memref<2x3x4x5xf32>, %b: memref<5x6xf32>,
+                %d: memref<2x3x4x6xf32>) {
+  // expected-error @+1 {{expects d of rank 2 or 3 (batched), got 4}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<2x3x4x5xf32>, memref<5x6xf32> into memref<2x3x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @types(%a: memref<4x5xf16>, %b: memref<5x6xf32>,
+                 %d: memref<4x6xf32>) {
+  // expected-error @+1 {{expects a, b and d of one element type}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<4x5xf16>, memref<5x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @inner(%a: memref<4x5xf32>, %b: memref<7x6xf32>,
+                 %d: memref<4x6xf32>) {
+  // expected-error @+1 {{a has 5 columns but b has 7 rows}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<4x5xf32>, memref<7x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @rows(%a: memref<3x5xf32>, %b: memref<5x6xf32>,
+                %d: memref<4x6xf32>) {
+  // expected-error @+1 {{a has 3 rows but d has 4}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<3x5xf32>, memref<5x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @bias(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
+                %bias: memref<4xf32>, %d: memref<4x6xf32>) {
+  // expected-error @+1 {{expects bias of d's element type and shape [N]}}
+  tcc_gpu.gemm %a, %b bias %bias into %d
+      : memref<4x5xf32>, memref<5x6xf32> bias memref<4xf32>
+        into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @batch(%a: memref<2x4x5xf32>, %b: memref<3x5x6xf32>,
+                 %d: memref<2x4x6xf32>) {
+  // expected-error @+1 {{expects one batch size for a, b and d}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<2x4x5xf32>, memref<3x5x6xf32> into memref<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
+                    %d: memref<4x6xf32>) {
+  // expected-error @+1 {{has unknown epilogue 'gelu'; expected none or relu}}
+  tcc_gpu.gemm %a, %b into %d {epilogue = "gelu"}
+      : memref<4x5xf32>, memref<5x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @residual(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
+                    %c: memref<4x7xf32>, %d: memref<4x6xf32>) {
+  // expected-error @+1 {{expects c of d's shape}}
+  tcc_gpu.gemm %a, %b c %c into %d
+      : memref<4x5xf32>, memref<5x6xf32> c memref<4x7xf32>
+        into memref<4x6xf32>
+  return
+}

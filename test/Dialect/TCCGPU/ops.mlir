@@ -1,0 +1,29 @@
+// RUN: tcc-opt %s | tcc-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @gemm
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>> into memref<?x3072xf32>
+//       CHECK:   %[[T:.+]] = tcc_gpu.gemm async [%{{.+}}] %{{.+}}, %{{.+}} c %{{.+}} bias %{{.+}} into %{{.+}} {epilogue = "relu"}
+//  CHECK-SAME:     : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>> c memref<?x3072xf32> bias memref<3072xf32> into memref<?x3072xf32>
+//       CHECK:   tcc_gpu.gemm async %{{.+}}, %{{.+}} into %{{.+}} : memref<12x?x64xbf16>, memref<12x64x?xbf16> into memref<12x?x?xbf16>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : memref<4x8x16xf16>, memref<16x32xf16> into memref<4x8x32xf16>
+func.func @gemm(%x: memref<?x768xf32>, %w: memref<3072x768xf32>,
+                %b: memref<3072xf32>, %r: memref<?x3072xf32>,
+                %y: memref<?x3072xf32>, %t: !gpu.async.token,
+                %q: memref<12x?x64xbf16>, %k: memref<12x64x?xbf16>,
+                %s: memref<12x?x?xbf16>, %a3: memref<4x8x16xf16>,
+                %b2: memref<16x32xf16>, %d3: memref<4x8x32xf16>) {
+  %wt = memref.transpose %w (d0, d1) -> (d1, d0)
+      : memref<3072x768xf32> to memref<768x3072xf32, strided<[1, 768]>>
+  tcc_gpu.gemm %x, %wt into %y
+      : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>>
+        into memref<?x3072xf32>
+  %t1 = tcc_gpu.gemm async [%t] %x, %wt c %r bias %b into %y
+      {epilogue = "relu"}
+      : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>>
+        c memref<?x3072xf32> bias memref<3072xf32> into memref<?x3072xf32>
+  %t2 = tcc_gpu.gemm async %q, %k into %s
+      : memref<12x?x64xbf16>, memref<12x64x?xbf16> into memref<12x?x?xbf16>
+  tcc_gpu.gemm %a3, %b2 into %d3
+      : memref<4x8x16xf16>, memref<16x32xf16> into memref<4x8x32xf16>
+  return
+}
