@@ -6,6 +6,14 @@ set -uo pipefail
 DIR="${1:-$(dirname "${BASH_SOURCE[0]}")/../../build/gpu-check}"
 cd "$DIR"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+# cuBLASLt for the libraries' matrix products (dlopen'ed at the first one):
+# the loader's path, else the CUDA toolkit's or PyTorch's pip copy.
+if [ -z "${TCC_CUBLASLT:-}" ] && ! ldconfig -p 2>/dev/null | grep -q libcublasLt.so; then
+  TCC_CUBLASLT=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets /opt /usr/lib \
+      -name 'libcublasLt.so.1[23]*' 2>/dev/null | sort | head -1)
+  export TCC_CUBLASLT
+fi
+echo "cuBLASLt: ${TCC_CUBLASLT:-found by the loader}"
 status=0
 while read -r lib fn rtol atol expected specs; do
   [ -z "$lib" ] && continue
@@ -49,6 +57,25 @@ for spec in "copy 512 --input=$x" "add_relu_mul 768 --input=$x --input=$x" \
   awk -v n="$name" -v m="$mib" -v t="$us" 'BEGIN {
     printf "%-14s %8.1f us %8.0f GB/s\n", n, t, m * 1048576 / (t * 1e-6) / 1e9 }'
 done
+
+# Matrix products through cuBLASLt at a ViT-B/16 MLP's shapes (batch 32 x
+# 197 tokens): fc1 + GELU (the GELU a kernel of its own) and fc2 + bias +
+# residual (all in the library's epilogue); torch_gemm.py, beside DIR,
+# times PyTorch on the same shapes.
+echo "== products, 6304 rows (graph replays)"
+./tcc-run-lib ./libgemms.so --function=fc1_gelu --input=6304x768xf32=random \
+    --input=3072x768xf32=random --input=3072xf32=random --benchmark=20 \
+    --graph | grep -i "replay" || status=1
+./tcc-run-lib ./libgemms.so --function=fc2_residual \
+    --input=6304x3072xf32=random \
+    --input=768x3072xf32=random --input=768xf32=random \
+    --input=6304x768xf32=random --benchmark=20 --graph | grep -i "replay" ||
+  status=1
+vit=$(awk '$1 == "libvit_block_197.so" { for (i = 6; i <= NF; ++i) {
+  sub(/^2x197x/, "32x197x", $i); printf " --input=%s", $i } }' cases.txt)
+echo "== ViT block, batch 32 x 197 tokens"
+./tcc-run-lib ./libvit_block_197.so $vit --benchmark=20 --graph | grep -i "replay" || status=1
+[ -f torch_gemm.py ] && python3 torch_gemm.py
 
 # The robot policy at batch 1 (seed 001's 1 kHz loop), per call from the
 # host: tcc_run, then the call replayed as a CUDA graph.

@@ -33,6 +33,15 @@ CASES = [
     ("robot_policy", "examples/robot_policy.mlir", "robot_policy", {"B": 8}, 1e-4, 1e-5),
     ("conv_block", "examples/conv_block.mlir", "conv_block", {"B": 1}, 1e-3, 1e-3),
     ("vit_block", "examples/vit_block.mlir", "vit_block", {"B": 1, "S": 9}, 1e-3, 0.1),
+    # Rows enough for cuBLASLt (tcc-contractions-to-gemms): the linears,
+    # q k^T and the epilogues through the library.
+    ("vit_block_197", "examples/vit_block.mlir", "vit_block", {"B": 2, "S": 197}, 1e-3, 0.1),
+    ("robot_policy_64", "examples/robot_policy.mlir", "robot_policy", {"B": 64}, 1e-4, 1e-4),
+    ("gemm_linear_relu", "benchmarks/gpu/cases/gemms.mlir", "linear_relu", {"N": 300}, 1e-4, 1e-4),
+    ("gemm_linear_residual", "benchmarks/gpu/cases/gemms.mlir", "linear_residual", {}, 1e-4, 1e-4),
+    ("gemm_linear_gelu", "benchmarks/gpu/cases/gemms.mlir", "linear_gelu", {"B": 3, "S": 50}, 1e-4, 1e-4),
+    ("gemm_scores", "benchmarks/gpu/cases/gemms.mlir", "scores", {"B": 2, "S": 77}, 1e-4, 1e-4),
+    ("gemm_matmul_at", "benchmarks/gpu/cases/gemms.mlir", "matmul_at", {}, 1e-4, 1e-4),
 ]
 
 
@@ -84,6 +93,11 @@ def main():
                         "--target=cuda", "-o",
                         os.path.join(OUT, "libfusion_%s.so" % name)], check=True)
         print("prepared timing", name)
+    subprocess.run([os.path.join(BIN, "tcc-compile"),
+                    os.path.join(ROOT, "benchmarks", "gpu", "cases", "gemms.mlir"),
+                    "--target=cuda", "-o", os.path.join(OUT, "libgemms.so")],
+                   check=True)
+    shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", "torch_gemm.py"), OUT)
 
 
 if __name__ == "__main__":

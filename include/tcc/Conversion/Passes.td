@@ -386,7 +386,10 @@ def ContractionsToGemmsPass
            "Smallest static row count (batch x m) given to the library">
   ];
   let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def GPULibraryCallsPass : Pass<"tcc-gpu-library-calls", "func::FuncOp"> {

@@ -14,6 +14,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -26,10 +29,19 @@ using namespace mlir;
 
 namespace {
 
-/// The loop dims of a contraction, in the order the operands index them.
+/// The loop dims of a contraction; batch and m in d's order.
 struct GemmDims {
   SmallVector<unsigned> batch, m;
   unsigned n, k;
+  bool bBatched = true; // b has the batch dims (else shared by all)
+
+  /// d's dims in the library's order: [batch.., m.., n].
+  SmallVector<unsigned> dOrder() const {
+    SmallVector<unsigned> o(batch);
+    llvm::append_range(o, m);
+    o.push_back(n);
+    return o;
+  }
 };
 
 /// Dim positions of `map`'s results (a projected permutation).
@@ -42,8 +54,17 @@ std::optional<SmallVector<unsigned>> resultDims(AffineMap map) {
   return dims;
 }
 
-/// `op` as d[batch.., m.., n] += a[batch.., m.., k] * b[batch..?, k, n],
-/// each operand possibly with its last two dims swapped.
+/// Whether `x` holds the same dims as `y`, in any order.
+bool sameDims(ArrayRef<unsigned> x, ArrayRef<unsigned> y) {
+  SmallVector<unsigned> xs(x), ys(y);
+  llvm::sort(xs);
+  llvm::sort(ys);
+  return xs == ys;
+}
+
+/// `op` as d[batch.., m.., n] += a[batch.., m.., k] * b[batch..?, k, n]
+/// with each operand's dims in any order (the library is given views or
+/// copies in its order).
 std::optional<GemmDims> matchGemm(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureBufferSemantics() ||
@@ -74,34 +95,21 @@ std::optional<GemmDims> matchGemm(linalg::GenericOp op) {
   GemmDims g;
   g.n = dims->n[0];
   g.k = dims->k[0];
-  // d is [batch.., m.., n]: its order fixes the batch and m orders.
-  auto isBatch = [&](unsigned x) { return llvm::is_contained(dims->batch, x); };
-  auto isM = [&](unsigned x) { return llvm::is_contained(dims->m, x); };
-  unsigned i = 0;
-  for (; i < d->size() && isBatch((*d)[i]); ++i)
-    g.batch.push_back((*d)[i]);
-  for (; i < d->size() && isM((*d)[i]); ++i)
-    g.m.push_back((*d)[i]);
-  if (g.batch.size() != dims->batch.size() || g.m.size() != dims->m.size() ||
-      i + 1 != d->size() || (*d)[i] != g.n)
-    return std::nullopt;
-  // a: [batch.., m.., k] or, with one m dim, [batch.., k, m].
-  SmallVector<unsigned> rowMajorA(g.batch), swappedA(g.batch);
-  llvm::append_range(rowMajorA, g.m);
-  rowMajorA.push_back(g.k);
-  swappedA.push_back(g.k);
-  llvm::append_range(swappedA, g.m);
-  if (*a != rowMajorA && !(g.m.size() == 1 && *a == swappedA))
-    return std::nullopt;
-  // b: [batch.., k, n] or [batch.., n, k], the batch dims possibly absent.
-  ArrayRef<unsigned> bb(*b);
-  if (bb.size() == g.batch.size() + 2) {
-    if (bb.take_front(g.batch.size()) != ArrayRef<unsigned>(g.batch))
-      return std::nullopt;
-    bb = bb.drop_front(g.batch.size());
+  for (unsigned x : *d) {
+    if (llvm::is_contained(dims->batch, x))
+      g.batch.push_back(x);
+    else if (llvm::is_contained(dims->m, x))
+      g.m.push_back(x);
   }
-  if (bb.size() != 2 || !((bb[0] == g.k && bb[1] == g.n) ||
-                          (bb[0] == g.n && bb[1] == g.k)))
+  g.bBatched = b->size() > 2;
+  SmallVector<unsigned> aDims(g.batch), bDims;
+  llvm::append_range(aDims, g.m);
+  aDims.push_back(g.k);
+  if (g.bBatched)
+    bDims.assign(g.batch.begin(), g.batch.end());
+  bDims.append({g.k, g.n});
+  if (!sameDims(*a, aDims) || !sameDims(*b, bDims) ||
+      !sameDims(*d, g.dOrder()))
     return std::nullopt;
   return g;
 }
@@ -189,6 +197,12 @@ struct ContractionsToGemmsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Bufferization's copy of a filled buffer is a fill again, and a weight
+    // transposed into scratch on every call is read in place.
+    getOperation().walk([](Block *block) {
+      tcc::foldCopiesOfFills(*block);
+      tcc::foldTransposesIntoReaders(*block);
+    });
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       candidates.push_back(op);
@@ -199,7 +213,7 @@ struct ContractionsToGemmsPass
         std::optional<int64_t> rows = staticRows(op, *g);
         if (rows && *rows < minRows)
           continue; // a few rows: tcc-row-groups-to-gpu's matvec kernel
-        rewrite(rewriter, op, *g);
+        rewrite(rewriter, op, *g, /*dispatch=*/!rows && minRows > 1);
       }
   }
 
@@ -236,6 +250,149 @@ struct ContractionsToGemmsPass
     return groups;
   }
 
+  /// The op after `op` that touches buffers, skipping those that do not.
+  static Operation *nextTouching(Operation *op) {
+    Operation *next = op->getNextNode();
+    while (next && tcc::isTransparentToBuffers(next))
+      next = next->getNextNode();
+    return next;
+  }
+
+  void rewrite(IRRewriter &rewriter, linalg::GenericOp op,
+               const GemmDims &g, bool dispatch) {
+    Location loc = op.getLoc();
+    Value product = op.getDpsInitOperand(0)->get();
+    linalg::FillOp fill = tcc::precedingFill(op);
+    bool zeroFilled = fill && matchPattern(fill.getInputs()[0],
+                                           m_AnyZeroFloat());
+    unsigned rank = op.getNumLoops() - 1;
+    // The epilogue's bias runs along n: the product must be [.., n].
+    bool canonical = *resultDims(op.getIndexingMapsArray()[2]) == g.dOrder();
+
+    // The epilogue joins when it is the next op on buffers, reads the
+    // product once, and nothing reads the product after it (unless the
+    // epilogue writes its result in place).
+    std::optional<Epilogue> epilogue;
+    if (zeroFilled && canonical)
+      if (auto next = dyn_cast_or_null<linalg::GenericOp>(nextTouching(op)))
+        epilogue = matchEpilogue(next, product, rank);
+    if (epilogue) {
+      Value out = epilogue->op.getDpsInitOperand(0)->get();
+      auto readLater = [&](Operation *user) {
+        return user != op && user != epilogue->op && user != fill &&
+               !isa<memref::DeallocOp>(user) &&
+               !(user->getBlock() == op->getBlock() &&
+                 user->isBeforeInBlock(op));
+      };
+      // The library reads a and b while it writes d: they may not meet.
+      Value base = tcc::baseOf(out);
+      if ((out != product && llvm::any_of(product.getUsers(), readLater)) ||
+          (epilogue->residual &&
+           tcc::baseOf(epilogue->residual) == tcc::baseOf(product)) ||
+          base == tcc::baseOf(op.getDpsInputs()[0]) ||
+          base == tcc::baseOf(op.getDpsInputs()[1]))
+        epilogue.reset();
+    }
+
+    // The call goes where the last op it replaces was: its operands are
+    // all defined there and nothing between writes them (the fill, if
+    // any, only wrote the product).
+    Operation *last = epilogue ? epilogue->op.getOperation()
+                               : op.getOperation();
+    rewriter.setInsertionPoint(last);
+    Block *libraryBlock = nullptr;
+    scf::IfOp branch;
+    if (dispatch) {
+      // Rows (batch x m) at run time: few take the generated kernels.
+      SmallVector<Range, 4> ranges =
+          cast<linalg::LinalgOp>(op.getOperation())
+              .createLoopRanges(rewriter, loc);
+      Value rows = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (unsigned x : llvm::concat<const unsigned>(g.batch, g.m))
+        rows = arith::MulIOp::create(
+            rewriter, loc, rows,
+            getValueOrCreateConstantIndexOp(rewriter, loc, ranges[x].size));
+      Value many = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge, rows,
+          arith::ConstantIndexOp::create(rewriter, loc, minRows));
+      branch = scf::IfOp::create(rewriter, loc, many, /*withElse=*/true);
+      // The generated path: the ops as they were, in order.
+      rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+      if (zeroFilled)
+        rewriter.clone(*fill);
+      rewriter.clone(*op);
+      if (epilogue)
+        rewriter.clone(*epilogue->op);
+      libraryBlock = branch.thenBlock();
+      rewriter.setInsertionPoint(libraryBlock->getTerminator());
+    }
+    buildCall(rewriter, loc, op, g, product, zeroFilled, epilogue);
+    if (epilogue)
+      rewriter.eraseOp(epilogue->op);
+    rewriter.eraseOp(op);
+    if (zeroFilled)
+      rewriter.eraseOp(fill);
+    if (epilogue && product != epilogue->op.getDpsInitOperand(0)->get())
+      eraseIfOnlyFreed(rewriter, product);
+  }
+
+  /// `x`, which `op` indexes by `map`, as the library takes it: its dims
+  /// in `order` ([batch.., rows.., cols]) with the `nb` batch dims and the
+  /// `nr` row dims merged. A view where the layout allows it (stored in
+  /// that order, or with the last two swapped: a transposed view); else a
+  /// dense copy in that order (copied in for an input, back into `x` after
+  /// the call for the result: `copyBack`).
+  static Value prepare(OpBuilder &b, Location loc, Value x, AffineMap map,
+                       ArrayRef<unsigned> order, unsigned nb, unsigned nr,
+                       bool isResult,
+                       SmallVectorImpl<std::pair<Value, Value>> &copyBack,
+                       SmallVectorImpl<Value> &temporaries) {
+    SmallVector<unsigned> stored = *resultDims(map);
+    int64_t rank = stored.size();
+    SmallVector<unsigned> swapped(order);
+    std::swap(swapped[rank - 1], swapped[rank - 2]);
+    if (stored == ArrayRef<unsigned>(order)) {
+      if (FailureOr<Value> v =
+              collapse(b, loc, x, groupsFor(rank, nb, nr, true));
+          succeeded(v))
+        return *v;
+    } else if (nr == 1 && stored == swapped) {
+      if (FailureOr<Value> v =
+              collapse(b, loc, x, groupsFor(rank, nb, 0, false));
+          succeeded(v))
+        return swapLastTwo(b, loc, *v);
+    }
+    // The dims cannot merge in place (attention's heads inside its rows):
+    // a dense copy in the library's order, or an input's with the last two
+    // swapped when that keeps its innermost dim (coalesced both ways).
+    bool swap = !isResult && nr == 1 && stored.back() == swapped.back();
+    ArrayRef<unsigned> denseOrder = swap ? swapped : order;
+    SmallVector<unsigned> perm;
+    for (unsigned d : denseOrder)
+      perm.push_back(llvm::find(stored, d) - stored.begin());
+    Value view = memref::TransposeOp::create(
+        b, loc, x,
+        AffineMapAttr::get(AffineMap::getPermutationMap(perm,
+                                                        b.getContext())));
+    auto type = cast<MemRefType>(view.getType());
+    SmallVector<Value> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        sizes.push_back(memref::DimOp::create(b, loc, view, i));
+    Value dense = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        sizes);
+    temporaries.push_back(dense);
+    if (isResult)
+      copyBack.push_back({dense, view});
+    else
+      memref::CopyOp::create(b, loc, view, dense);
+    if (swap)
+      return swapLastTwo(
+          b, loc, *collapse(b, loc, dense, groupsFor(rank, nb, 0, false)));
+    return *collapse(b, loc, dense, groupsFor(rank, nb, nr, true));
+  }
+
   /// A view of `v` with its last two dims swapped.
   static Value swapLastTwo(OpBuilder &b, Location loc, Value v) {
     int64_t rank = cast<MemRefType>(v.getType()).getRank();
@@ -247,149 +404,53 @@ struct ContractionsToGemmsPass
         .getResult();
   }
 
-  /// `b` operand's source when it is a buffer `linalg.transpose` filled
-  /// from another (a weight transposed on every call) and only this op and
-  /// deallocations read: the source viewed as transposed, and the
-  /// transpose to erase.
-  static std::pair<Value, linalg::TransposeOp>
-  foldTranspose(OpBuilder &b, Location loc, Value operand,
-                linalg::GenericOp op) {
-    auto alloc = operand.getDefiningOp<memref::AllocOp>();
-    if (!alloc)
-      return {operand, nullptr};
-    linalg::TransposeOp transpose;
-    for (Operation *user : alloc->getUsers()) {
-      if (auto t = dyn_cast<linalg::TransposeOp>(user);
-          t && t.getInit() == operand && !transpose &&
-          t->getBlock() == op->getBlock() && t->isBeforeInBlock(op))
-        transpose = t;
-      else if (user != op && !isa<memref::DeallocOp>(user))
-        return {operand, nullptr};
-    }
-    if (!transpose)
-      return {operand, nullptr};
-    // Nothing between may write the source.
-    for (Operation *o = transpose->getNextNode(); o != op;
-         o = o->getNextNode())
-      if (!leavesAloneBuffer(o, transpose.getInput()))
-        return {operand, nullptr};
-    SmallVector<unsigned> perm;
-    for (int64_t p : transpose.getPermutation())
-      perm.push_back(static_cast<unsigned>(p));
-    AffineMap map = AffineMap::getPermutationMap(perm, b.getContext());
-    Value view = memref::TransposeOp::create(b, loc, transpose.getInput(),
-                                             AffineMapAttr::get(map));
-    return {view, transpose};
-  }
-
-  static bool leavesAloneBuffer(Operation *o, Value buffer) {
-    return tcc::leavesAlone(o, buffer);
-  }
-
-  /// The op after `op` that touches buffers, skipping those that do not.
-  static Operation *nextTouching(Operation *op) {
-    Operation *next = op->getNextNode();
-    while (next && tcc::isTransparentToBuffers(next))
-      next = next->getNextNode();
-    return next;
-  }
-
-  void rewrite(IRRewriter &rewriter, linalg::GenericOp op,
-               const GemmDims &g) {
-    Location loc = op.getLoc();
-    Value product = op.getDpsInitOperand(0)->get();
-    linalg::FillOp fill = tcc::precedingFill(op);
-    bool zeroFilled = fill && matchPattern(fill.getInputs()[0],
-                                           m_AnyZeroFloat());
-    unsigned rank = op.getNumLoops() - 1;
-
-    // The epilogue joins when it is the next op on buffers, reads the
-    // product once, and nothing reads the product after it.
-    std::optional<Epilogue> epilogue;
-    if (zeroFilled)
-      if (auto next = dyn_cast_or_null<linalg::GenericOp>(nextTouching(op)))
-        epilogue = matchEpilogue(next, product, rank);
-    if (epilogue) {
-      Value out = epilogue->op.getDpsInitOperand(0)->get();
-      for (Operation *user : product.getUsers()) {
-        if (user == op || user == epilogue->op || user == fill ||
-            isa<memref::DeallocOp>(user))
-          continue;
-        if (user->getBlock() == op->getBlock() &&
-            user->isBeforeInBlock(op))
-          continue;
-        if (out != product || !isa<func::ReturnOp>(user)) {
-          epilogue.reset();
-          break;
-        }
-      }
-      // The library reads a and b while it writes d: they may not meet.
-      Value base = tcc::baseOf(out);
-      if (epilogue &&
-          ((epilogue->residual &&
-            tcc::baseOf(epilogue->residual) == tcc::baseOf(product)) ||
-           base == tcc::baseOf(op.getDpsInputs()[0]) ||
-           base == tcc::baseOf(op.getDpsInputs()[1])))
-        epilogue.reset();
-    }
-
-    // The call goes where the last op it replaces was: its operands are
-    // all defined there and nothing between writes them.
-    Operation *last = epilogue ? epilogue->op.getOperation()
-                               : op.getOperation();
-    rewriter.setInsertionPoint(last);
-    OpOperand *aOperand = op.getDpsInputOperand(0);
-    OpOperand *bOperand = op.getDpsInputOperand(1);
-    Value a = aOperand->get();
-    auto [b, transpose] = foldTranspose(rewriter, loc, bOperand->get(), op);
+  /// The operands' views (or copies) and the tcc_gpu.gemm, at the
+  /// rewriter's insertion point.
+  void buildCall(IRRewriter &rewriter, Location loc,
+                          linalg::GenericOp op, const GemmDims &g,
+                          Value product, bool zeroFilled,
+                          std::optional<Epilogue> epilogue) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     Value d = epilogue ? epilogue->op.getDpsInitOperand(0)->get() : product;
     Value c = epilogue ? epilogue->residual : Value();
-    if (!zeroFilled)
-      c = product; // accumulate into what is there
-
     unsigned nb = g.batch.size(), nm = g.m.size();
-    int64_t aRank = cast<MemRefType>(a.getType()).getRank();
-    int64_t bRank = cast<MemRefType>(b.getType()).getRank();
-    int64_t dRank = cast<MemRefType>(d.getType()).getRank();
-    bool aSwapped = op.getMatchingIndexingMap(aOperand).getResults().back() !=
-                    getAffineDimExpr(g.k, op.getContext());
-    AffineMap bMap = op.getMatchingIndexingMap(bOperand);
-    bool bSwapped = bMap.getResults().back() ==
-                    getAffineDimExpr(g.k, op.getContext());
-    bool bBatched = bRank > 2;
-    FailureOr<Value> av = collapse(rewriter, loc, a,
-                                   groupsFor(aRank, nb, nm, !aSwapped));
-    FailureOr<Value> bv = collapse(rewriter, loc, b,
-                                   groupsFor(bRank, bBatched ? nb : 0, 0,
-                                             false));
-    FailureOr<Value> dv =
-        collapse(rewriter, loc, d, groupsFor(dRank, nb, nm, true));
-    FailureOr<Value> cv = c ? collapse(rewriter, loc, c,
-                                       groupsFor(dRank, nb, nm, true))
-                            : FailureOr<Value>(Value());
-    if (failed(av) || failed(bv) || failed(dv) || failed(cv)) {
-      // Views that would need a copy: leave the op to generated code.
-      return;
+    SmallVector<std::pair<Value, Value>> copyBack;
+    SmallVector<Value> temporaries;
+    // a [batch.., m.., k], b [batch..?, k, n], c and d [batch.., m.., n]
+    // (an epilogue's maps are identities over the product's loops).
+    SmallVector<unsigned> aOrder(g.batch), bOrder, dOrder = g.dOrder();
+    llvm::append_range(aOrder, g.m);
+    aOrder.push_back(g.k);
+    if (g.bBatched)
+      bOrder.assign(g.batch.begin(), g.batch.end());
+    bOrder.push_back(g.k);
+    bOrder.push_back(g.n);
+    Value av = prepare(rewriter, loc, op.getDpsInputs()[0], maps[0], aOrder,
+                       nb, nm, false, copyBack, temporaries);
+    Value bv = prepare(rewriter, loc, op.getDpsInputs()[1], maps[1], bOrder,
+                       g.bBatched ? nb : 0, 1, false, copyBack,
+                       temporaries);
+    Value dv = prepare(rewriter, loc, d, maps[2], dOrder, nb, nm, true,
+                       copyBack, temporaries);
+    Value cv;
+    if (!zeroFilled) {
+      // Accumulate into what is there: d's copy starts as the product.
+      if (!copyBack.empty())
+        memref::CopyOp::create(rewriter, loc, copyBack.back().second,
+                               copyBack.back().first);
+      cv = dv;
+    } else if (c) {
+      cv = prepare(rewriter, loc, c, maps[2], dOrder, nb, nm, false,
+                   copyBack, temporaries);
     }
-    Value aFinal = aSwapped ? swapLastTwo(rewriter, loc, *av) : *av;
-    Value bFinal = bSwapped ? swapLastTwo(rewriter, loc, *bv) : *bv;
     tcc::tcc_gpu::GemmOp::create(
-        rewriter, loc, /*asyncToken=*/Type(), ValueRange(), aFinal, bFinal,
-        *cv, epilogue ? epilogue->bias : Value(), *dv,
+        rewriter, loc, /*asyncToken=*/Type(), ValueRange(), av, bv, cv,
+        epilogue ? epilogue->bias : Value(), dv,
         epilogue && epilogue->relu ? "relu" : "none");
-
-    if (epilogue)
-      rewriter.eraseOp(epilogue->op);
-    rewriter.eraseOp(op);
-    if (zeroFilled)
-      rewriter.eraseOp(fill);
-    if (transpose) {
-      Value scratch = transpose.getInit();
-      rewriter.eraseOp(transpose);
-      eraseIfOnlyFreed(rewriter, scratch);
-    }
-    if (epilogue && product != d)
-      eraseIfOnlyFreed(rewriter, product);
+    for (auto [dense, view] : copyBack)
+      memref::CopyOp::create(rewriter, loc, dense, view);
+    for (Value t : temporaries)
+      memref::DeallocOp::create(rewriter, loc, t);
   }
 
   /// Erases an allocation no one reads or writes any more.

@@ -35,14 +35,27 @@ Value baseOf(Value v);
 /// that fails ends the program either way) and pure ops without regions.
 bool isTransparentToBuffers(Operation *op);
 
-/// Whether `op` leaves `buffer` alone: a transparent op, or a linalg op none
-/// of whose operands is a view of it.
+/// Whether `op` leaves `buffer` alone: a transparent op, a linalg op none
+/// of whose operands is a view of it, or an op whose memory effects all
+/// name values (a copy, a library call), none of them a view of it.
 bool leavesAlone(Operation *op, Value buffer);
 
 /// The fill that last wrote reduction `op`'s accumulator, with nothing
 /// touching the accumulator in between: its value is where the reduction
 /// starts, so a kernel takes it instead of a fill kernel and a load.
 linalg::FillOp precedingFill(linalg::GenericOp op);
+
+/// A copy of a buffer whose last write was a fill becomes a fill of the
+/// copy's target (bufferization copies a filled accumulator for a second
+/// reduction; as a fill, the reduction folds it in).
+void foldCopiesOfFills(Block &block);
+
+/// A transpose into a buffer that only generic ops read (and a dealloc
+/// frees) is folded into their indexing maps: they read the source
+/// directly. A linear's weight, transposed for a (k, n) matmul on every
+/// call, is read as (n, k) again: no transpose kernel, and the matmul's
+/// maps keep the loop order.
+void foldTransposesIntoReaders(Block &block);
 
 /// In `launch` (a block per row of `rows`): sets `b` inside a branch that
 /// skips blocks past the last row (block-uniform, so every barrier inside
