@@ -82,7 +82,10 @@ echo "== ViT block, batch 32 x 197 tokens"
 policy=$(awk '$1 == "librobot_policy.so" { for (i = 6; i <= NF; ++i) {
   sub(/^8x/, "1x", $i); printf " --input=%s", $i } }' \
   cases.txt)
-echo "== robot policy, batch 1"
+echo "== robot policy, batch 1 (dynamic batch: cuBLASLt)"
 ./tcc-run-lib ./librobot_policy.so $policy --benchmark=200 || status=1
 ./tcc-run-lib ./librobot_policy.so $policy --benchmark=200 --graph || status=1
+echo "== robot policy, compiled for batch 1 (--specialize=B=1: matvec kernels)"
+./tcc-run-lib ./librobot_policy_b1.so $policy --benchmark=200 || status=1
+./tcc-run-lib ./librobot_policy_b1.so $policy --benchmark=200 --graph || status=1
 exit $status

@@ -178,6 +178,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   if (options.cublaslt) {
     ContractionsToGemmsPassOptions gemms;
     gemms.minRows = options.gemmMinRows;
+    gemms.dispatch = options.gemmDispatch;
     loops.addPass(createContractionsToGemmsPass(gemms));
   }
   RowGroupsToGPUPassOptions rowGroups;
@@ -197,8 +198,6 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   // Launches, copies and frees become async ops chained on one stream; the
   // host waits only where it needs a result.
   pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
-  // Library calls on the stream their token stands for.
-  pm.nest<func::FuncOp>().addPass(createGPULibraryCallsPass());
 
   buildNVVMPipeline(pm, options);
 }

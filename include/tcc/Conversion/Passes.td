@@ -379,37 +379,24 @@ def ContractionsToGemmsPass
 
     Products with a static row count (batch x m) below `min-rows` stay
     generated code: tcc-row-groups-to-gpu's matvec kernel beats a library
-    launch for the robot policy's batch of one.
+    launch for the robot policy's batch of one. A dynamic row count goes
+    to the library, or with `dispatch` to a host branch on the row count
+    that holds both (each branch then synchronizes its own stream, which
+    costs a few microseconds per product and splits a CUDA graph into more
+    segments: a latency-bound caller does better with a specialized
+    batch).
   }];
   let options = [
     Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
-           "Smallest static row count (batch x m) given to the library">
+           "Smallest row count (batch x m) given to the library">,
+    Option<"dispatch", "dispatch", "bool", /*default=*/"false",
+           "Branch on a dynamic row count: below min-rows, generated code">
   ];
   let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
-}
-
-def GPULibraryCallsPass : Pass<"tcc-gpu-library-calls", "func::FuncOp"> {
-  let summary = "tcc_gpu ops become calls of the runtime on their stream";
-  let description = [{
-    After gpu-async-region: each `tcc_gpu.gemm` becomes a call of
-    `tccGemm(stream, desc)` (lib/Runtime/CUBLASLtGemm.cpp), where `stream`
-    is its async dependency (gpu-to-llvm makes a token the stream it stands
-    for) and `desc` a stack array of 64-bit fields: element type,
-    epilogue, batch, M, N, K, then for a, b, c and d the device address
-    and the row, column and batch strides, then the bias's address (the
-    layout is include/tcc/Runtime/GemmCall.h). The op's token is replaced
-    by its dependency: the call is ordered on the same stream. Several
-    dependencies are first joined by a `gpu.wait async`.
-  }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::gpu::GPUDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

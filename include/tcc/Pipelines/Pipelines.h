@@ -118,6 +118,11 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::desc("Smallest static row count given to cuBLASLt (fewer: "
                      "a generated matvec kernel)"),
       llvm::cl::init(16)};
+  Option<bool> gemmDispatch{
+      *this, "gemm-dispatch",
+      llvm::cl::desc("Dynamic row counts: a host branch between cuBLASLt "
+                     "and generated code at gemm-min-rows"),
+      llvm::cl::init(false)};
 };
 
 /// tcc -> LLVM dialect for the host plus GPU kernels for NVIDIA GPUs: each

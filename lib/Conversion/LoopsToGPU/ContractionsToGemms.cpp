@@ -213,7 +213,7 @@ struct ContractionsToGemmsPass
         std::optional<int64_t> rows = staticRows(op, *g);
         if (rows && *rows < minRows)
           continue; // a few rows: tcc-row-groups-to-gpu's matvec kernel
-        rewrite(rewriter, op, *g, /*dispatch=*/!rows && minRows > 1);
+        rewrite(rewriter, op, *g, /*dispatch=*/dispatch && !rows && minRows > 1);
       }
   }
 

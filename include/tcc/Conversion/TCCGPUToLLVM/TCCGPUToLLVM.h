@@ -1,0 +1,26 @@
+//===- TCCGPUToLLVM.h - tcc_gpu ops to runtime calls ------------*- C++ -*-===//
+#ifndef TCC_CONVERSION_TCCGPUTOLLVM_TCCGPUTOLLVM_H
+#define TCC_CONVERSION_TCCGPUTOLLVM_TCCGPUTOLLVM_H
+
+namespace mlir {
+class DialectRegistry;
+class LLVMTypeConverter;
+class RewritePatternSet;
+
+namespace tcc {
+
+/// tcc_gpu.gemm -> `tccGemm(stream, desc)` (lib/Runtime/CUBLASLtGemm.cpp):
+/// the op's async dependency is the stream (gpu-to-llvm's token type
+/// conversion), `desc` a stack array of the fields of
+/// include/tcc/Runtime/GemmCall.h, and the op's token the same stream.
+void populateTCCGPUToLLVMConversionPatterns(LLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns);
+
+/// Lets gpu-to-llvm (and convert-to-llvm) lower tcc_gpu ops: registers the
+/// dialect's ConvertToLLVMPatternInterface.
+void registerConvertTCCGPUToLLVMInterface(DialectRegistry &registry);
+
+} // namespace tcc
+} // namespace mlir
+
+#endif // TCC_CONVERSION_TCCGPUTOLLVM_TCCGPUTOLLVM_H
