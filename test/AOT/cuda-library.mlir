@@ -38,3 +38,14 @@ func.func @bias_relu(%x: tensor<?x64xf32> {tcc.shape = #tcc.shape<[N, 64]>}, %b:
   %1 = tcc.relu %0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
   return %1 : tensor<?x64xf32>
 }
+
+// A linear: its product goes to cuBLASLt, loaded with dlopen at the first
+// product (the library does not need it to load), through tccGemm.
+// RUN: tcc-compile %S/Inputs/cuda_linear.mlir --target=cuda -o %t/liblinear.so
+// RUN: readelf -d %t/liblinear.so | FileCheck %s --check-prefix=LTDEPS --implicit-check-not=cublas
+// LTDEPS: NEEDED{{.*}}libcuda.so.1
+// RUN: nm %t/liblinear.so | FileCheck %s --check-prefix=GEMM
+// GEMM-DAG: {{[tT]}} tccGemm
+// GEMM-DAG: U dlopen
+// RUN: strings %t/liblinear.so | FileCheck %s --check-prefix=SONAME
+// SONAME: libcublasLt.so.13

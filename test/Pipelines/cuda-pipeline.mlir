@@ -5,6 +5,7 @@
 // assembles it with ptxas.
 
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa" --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa cublaslt=false" --split-input-file | FileCheck %s --check-prefix=GENERATED
 
 // add + relu + mul by a broadcast row: one fused kernel. One thread per
 // element, consecutive threads on consecutive columns; the result buffer
@@ -65,4 +66,26 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 func.func @softmax(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %y = tcc.softmax %x {axis = 1 : i64} : (tensor<?x4096xf32>) -> tensor<?x4096xf32>
   return %y : tensor<?x4096xf32>
+}
+
+// -----
+
+// A linear over a dynamic batch, with bias and ReLU: the product and its
+// epilogue are one cuBLASLt call (tccGemm) queued on the call's stream;
+// no kernel is generated for it. With cublaslt=false it is a kernel.
+// CHECK-LABEL: llvm.func @linear_relu
+//       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
+//       CHECK:   llvm.call @tccGemm(%[[S]], %{{.+}}) : (!llvm.ptr, !llvm.ptr) -> ()
+//   CHECK-NOT:   gpu.launch_func
+//       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
+//   CHECK-NOT: gpu.binary
+// GENERATED-LABEL: llvm.func @linear_relu
+//   GENERATED-NOT:   tccGemm
+//       GENERATED:   gpu.launch_func
+func.func @linear_relu(%x: tensor<?x256xf32> {tcc.shape = #tcc.shape<[N, 256]>},
+                       %w: tensor<512x256xf32>, %b: tensor<512xf32>)
+    -> tensor<?x512xf32> {
+  %y = tcc.linear %x, %w, %b : (tensor<?x256xf32>, tensor<512x256xf32>, tensor<512xf32>) -> tensor<?x512xf32>
+  %r = tcc.relu %y : (tensor<?x512xf32>) -> tensor<?x512xf32>
+  return %r : tensor<?x512xf32>
 }

@@ -196,7 +196,11 @@ struct ContractionsToGemmsPass
     : tcc::impl::ContractionsToGemmsPassBase<ContractionsToGemmsPass> {
   using Base::Base;
 
+  /// Generic ops erased as epilogues (the walk collected them first).
+  llvm::SmallPtrSet<Operation *, 8> erased;
+
   void runOnOperation() override {
+    erased.clear();
     // Bufferization's copy of a filled buffer is a fill again, and a weight
     // transposed into scratch on every call is read in place.
     getOperation().walk([](Block *block) {
@@ -209,7 +213,9 @@ struct ContractionsToGemmsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates)
-      if (std::optional<GemmDims> g = matchGemm(op)) {
+      if (erased.contains(op.getOperation()))
+        continue; // an epilogue taken by an earlier product
+      else if (std::optional<GemmDims> g = matchGemm(op)) {
         std::optional<int64_t> rows = staticRows(op, *g);
         if (rows && *rows < minRows)
           continue; // a few rows: tcc-row-groups-to-gpu's matvec kernel
@@ -327,8 +333,10 @@ struct ContractionsToGemmsPass
       rewriter.setInsertionPoint(libraryBlock->getTerminator());
     }
     buildCall(rewriter, loc, op, g, product, zeroFilled, epilogue);
-    if (epilogue)
+    if (epilogue) {
+      erased.insert(epilogue->op);
       rewriter.eraseOp(epilogue->op);
+    }
     rewriter.eraseOp(op);
     if (zeroFilled)
       rewriter.eraseOp(fill);
