@@ -325,12 +325,14 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     }
 
     // 1. Preparation.
-    if (recognize || sinkTransposes) {
+    if (recognize || sinkTransposes || patchConvs) {
       RewritePatternSet patterns(func.getContext());
       if (recognize)
         populateRecognizeCompositesPatterns(patterns);
       if (sinkTransposes)
         populateSinkTransposePatterns(patterns);
+      if (patchConvs)
+        populatePatchConvToLinearPatterns(patterns);
       GreedyRewriteConfig config;
       // Only these rewrites: folding stays with the canonicalizer.
       config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

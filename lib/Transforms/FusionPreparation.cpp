@@ -191,11 +191,79 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// A convolution whose stride is its kernel, without padding, dilation or
+/// groups (ViT's patch embedding: 16x16 stride 16) reads every input
+/// element once: it is a linear over the patches.
+///   x [N, C, H, W] -> [N, C, H/kh, kh, W/kw, kw] -> [N, H/kh, W/kw, C, kh,
+///   kw] -> [N * H/kh * W/kw, C*kh*kw]; w [O, C, kh, kw] -> [O, C*kh*kw];
+///   linear -> [N, H/kh, W/kw, O] -> [N, O, H/kh, W/kw].
+/// Matrix-product code (cuBLASLt, the CPU's GEMM tiles) then does what a
+/// direct convolution loop would do element by element.
+struct PatchConvToLinear : OpRewritePattern<Conv2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dOp op,
+                                PatternRewriter &rewriter) const override {
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto wType = cast<RankedTensorType>(op.getWeight().getType());
+    auto rType = cast<RankedTensorType>(op.getType());
+    if (op.getGroups() != 1 || !wType.hasStaticShape() ||
+        xType.getRank() != 4)
+      return failure();
+    int64_t o = wType.getDimSize(0), c = wType.getDimSize(1),
+            kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+    int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
+    SmallVector<int64_t, 2> strides = op.getStridesOrDefault();
+    SmallVector<int64_t, 2> dilations = op.getDilationsOrDefault();
+    if (strides[0] != kh || strides[1] != kw || dilations[0] != 1 ||
+        dilations[1] != 1 ||
+        llvm::any_of(op.getPaddingOrDefault(), [](int64_t p) { return p; }) ||
+        xType.getDimSize(1) != c || ShapedType::isDynamic(h) ||
+        ShapedType::isDynamic(w) || h % kh || w % kw || (kh == 1 && kw == 1))
+      return failure();
+    // One dynamic dim (the batch) at most: each reshape infers it.
+    if (llvm::count_if(xType.getShape(), ShapedType::isDynamic) > 1)
+      return failure();
+    int64_t n = xType.getDimSize(0), ph = h / kh, pw = w / kw;
+    int64_t rows = ShapedType::isDynamic(n) ? n : n * ph * pw;
+    Type element = xType.getElementType();
+    auto type = [&](ArrayRef<int64_t> shape) {
+      return RankedTensorType::get(shape, element);
+    };
+    Location loc = op.getLoc();
+    Value x6 = ReshapeOp::create(rewriter, loc, type({n, c, ph, kh, pw, kw}),
+                                 op.getX(), Value());
+    Value patches = TransposeOp::create(
+        rewriter, loc, type({n, ph, pw, c, kh, kw}), x6,
+        rewriter.getDenseI64ArrayAttr({0, 2, 4, 1, 3, 5}));
+    Value flat = ReshapeOp::create(rewriter, loc, type({rows, c * kh * kw}),
+                                   patches, Value());
+    Value weight = ReshapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({o, c * kh * kw}, wType.getElementType()),
+        op.getWeight(), Value());
+    Value y = LinearOp::create(
+        rewriter, loc, RankedTensorType::get({rows, o}, rType.getElementType()),
+        flat, weight, op.getBias());
+    Value y4 = ReshapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({n, ph, pw, o}, rType.getElementType()), y,
+        Value());
+    rewriter.replaceOpWithNewOp<TransposeOp>(
+        op, rType, y4, rewriter.getDenseI64ArrayAttr({0, 3, 1, 2}));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tcc::populateSinkTransposePatterns(RewritePatternSet &patterns) {
   patterns.add<SinkTransposeBelowSlice, SinkTransposeBelowUnitReshape>(
       patterns.getContext());
+}
+
+void mlir::tcc::populatePatchConvToLinearPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PatchConvToLinear>(patterns.getContext());
 }
 
 //===----------------------------------------------------------------------===//

@@ -140,3 +140,13 @@ func.func @pool_dyn_hw(%x: tensor<?x3x?x?xf32>) -> (tensor<?x3x?x?xf32>, tensor<
   %1 = tcc.avg_pool2d %x {kernel_size = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32>
   return %0, %1 : tensor<?x3x?x?xf32>, tensor<?x3x?x?xf32>
 }
+
+// A patch embedding (stride = kernel, with bias, dynamic batch): --fuse
+// makes it a linear over the patches; compiled vs the reference's direct
+// convolution.
+// RUN: tcc-run %s --function=conv_patches --input=3x3x32x48xf32=random --input=64x3x16x16xf32=random --input=64xf32=random --check-reference | FileCheck %s --check-prefix=PATCHES
+// PATCHES: [SUCCESS] result[0] matches the reference (3x64x2x3xf32)
+func.func @conv_patches(%x: tensor<?x3x32x48xf32>, %w: tensor<64x3x16x16xf32>, %b: tensor<64xf32>) -> tensor<?x64x2x3xf32> {
+  %0 = tcc.conv2d %x, %w, %b {strides = array<i64: 16, 16>} : (tensor<?x3x32x48xf32>, tensor<64x3x16x16xf32>, tensor<64xf32>) -> tensor<?x64x2x3xf32>
+  return %0 : tensor<?x64x2x3xf32>
+}

@@ -7,6 +7,8 @@
 //     its reads instead of copying);
 //   - linears / matmuls that read the same input merge into one wider op
 //     plus slices (Q/K/V projections, policy and value heads);
+//   - a convolution whose stride is its kernel (a patch embedding) becomes
+//     a linear over the patches;
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_TRANSFORMS_FUSIONPREPARATION_H
@@ -27,6 +29,10 @@ constexpr llvm::StringLiteral kHorizontalAttr = "fusion.horizontal";
 /// transpose is a slice, and reshape(transpose(x)) -> transpose(reshape(x))
 /// when the reshape only drops unit dims.
 void populateSinkTransposePatterns(RewritePatternSet &patterns);
+
+/// conv2d with stride == kernel, no padding, dilation 1, one group ->
+/// reshape / transpose into patches, linear, reshape / transpose back.
+void populatePatchConvToLinearPatterns(RewritePatternSet &patterns);
 
 /// Merges the linears (or matmuls with a 2-D weight) of `func` that read the
 /// same input into one op over the concatenated weights, followed by one

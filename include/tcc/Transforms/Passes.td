@@ -82,7 +82,10 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
            "Replace hand-written softmax, log_softmax, layer_norm, rms_norm "
            "and attention by their tcc ops first (tcc-recognize-composites)">,
     Option<"sinkTransposes", "sink-transposes", "bool", /*default=*/"true",
-           "Move transposes below slices and unit-dim reshapes">
+           "Move transposes below slices and unit-dim reshapes">,
+    Option<"patchConvs", "patch-convs", "bool", /*default=*/"true",
+           "Convolutions whose stride is their kernel become linears over "
+           "the patches">
   ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Number of fusion groups formed">,
