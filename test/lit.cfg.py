@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
+config.substitutions.append(("%tcc_src", config.tcc_src_root))
 # C programs built against the C ABI of tcc-compile's libraries.
 config.substitutions.append(("%tcc_include", os.path.join(config.tcc_src_root, "include")))
 

@@ -1,0 +1,22 @@
+// The whole ViT-B/16 (examples/vit_b16.mlir, from scripts/gen_vit_b16.py).
+//
+// The committed example is what the generator writes:
+// RUN: python3 %tcc_src/scripts/gen_vit_b16.py -o %t.vit_b16.mlir
+// RUN: diff %t.vit_b16.mlir %examples/vit_b16.mlir
+//
+// One encoder block (the generator's --blocks 1: patch embedding, class
+// token, position embedding, block, norm, head), B = 1, compiled for the
+// CPU against the reference evaluator; tolerances as for the ViT block in
+// examples.mlir (random weights in [-1, 1)):
+// RUN: python3 %tcc_src/scripts/gen_vit_b16.py --blocks 1 -o %t.vit1.mlir
+// RUN: tcc-run %t.vit1.mlir --random-inputs --check-reference --rtol=1e-3 --atol=1e-2 | FileCheck %s --check-prefix=CPU
+// CPU: [SUCCESS] result[0] matches the reference (1x1000xf32)
+//
+// The 12-block model through the cuda pipeline: every product (patch
+// embedding, 12 x qkv, q k^T, p v, proj, fc1, fc2, head = 74) is a cuBLASLt
+// call.
+// RUN: tcc-opt %examples/vit_b16.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=CUDA
+// CUDA-LABEL: llvm.func @vit_b16(
+// CUDA-COUNT-74: llvm.call @tccGemm(
+// CUDA-NOT: llvm.call @tccGemm(
+// CUDA: llvm.return
