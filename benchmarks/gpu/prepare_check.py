@@ -98,6 +98,13 @@ def main():
                     "--target=cuda", "-o", os.path.join(OUT, "libgemms.so")],
                    check=True)
     shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", "torch_gemm.py"), OUT)
+    # The whole ViT-B/16, for vit_harness.py (PyTorch side by side).
+    subprocess.run([os.path.join(BIN, "tcc-compile"),
+                    os.path.join(ROOT, "examples", "vit_b16.mlir"),
+                    "--target=cuda", "-o", os.path.join(OUT, "libvit_b16.so")],
+                   check=True)
+    for f in ["benchmarks/gpu/vit_harness.py", "scripts/gen_vit_b16.py"]:
+        shutil.copy(os.path.join(ROOT, f), OUT)
     # The 1 kHz loop's bucket: batch 1 fixed, so the products stay
     # generated matvec kernels (a dynamic batch gives them to cuBLASLt).
     subprocess.run([os.path.join(BIN, "tcc-compile"),
