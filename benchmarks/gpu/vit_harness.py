@@ -98,6 +98,9 @@ def main():
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--json", default="vit.json")
     ap.add_argument("--md", default="vit.md")
+    ap.add_argument("--profile", action="store_true",
+                    help="print tcc's kernels by GPU time (CUPTI, through "
+                         "torch.profiler) at each batch")
     args = ap.parse_args()
 
     import timm
@@ -129,6 +132,16 @@ def main():
                 o = lib.run(inputs)
                 lib.release(o)
             row["tcc_run_ms"] = median_ms(tcc_call, args.reps)
+            if args.profile:
+                # CUPTI sees every kernel of the process, tcc's included.
+                from torch.profiler import profile, ProfilerActivity
+                with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                    for _ in range(5):
+                        tcc_call()
+                    torch.cuda.synchronize()
+                print("tcc kernels, batch %d, 5 calls:" % batch)
+                print(prof.key_averages().table(sort_by="cuda_time_total",
+                                                row_limit=30, max_name_column_width=60))
 
             graph = ctypes.c_void_p()
             ins = (Tensor * len(inputs))(*[describe(t) for t in inputs])

@@ -29,6 +29,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 using namespace tcc::cuda;
 namespace gemm = tcc_gemm;
@@ -58,6 +59,7 @@ struct CublasLt {
 };
 
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+constexpr int kCandidates = 8; // algorithms asked of the heuristic
 
 /// cuBLASLt, loaded and initialized once; null (with the reason recorded)
 /// if that failed.
@@ -141,6 +143,7 @@ struct Plan {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulAlgo_t algo{};
+  std::vector<cublasLtMatmulAlgo_t> candidates; // the heuristic's, best first
   bool valid = false;
 };
 
@@ -239,7 +242,7 @@ Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
           "cublasLtMatmulPreferenceCreate"))
     return p;
   size_t workspace = kWorkspaceBytes;
-  cublasLtMatmulHeuristicResult_t result{};
+  cublasLtMatmulHeuristicResult_t results[kCandidates]{};
   int found = 0;
   bool good =
       ok(lt,
@@ -249,7 +252,8 @@ Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
          "setting the workspace size") &&
       ok(lt,
          lt.cublasLtMatmulAlgoGetHeuristic(lt.handle, p.desc, p.a, p.b, p.c,
-                                           p.d, pref, 1, &result, &found),
+                                           p.d, pref, kCandidates, results,
+                                           &found),
          "cublasLtMatmulAlgoGetHeuristic");
   lt.cublasLtMatmulPreferenceDestroy(pref);
   if (!good)
@@ -260,9 +264,62 @@ Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
            std::to_string(f[gemm::kK]) + " product with these layouts");
     return p;
   }
-  p.algo = result.algo;
+  for (int i = 0; i < found; ++i)
+    if (results[i].state == CUBLAS_STATUS_SUCCESS)
+      p.candidates.push_back(results[i].algo);
+  if (p.candidates.empty()) {
+    record("cuBLASLt's algorithms for this product all failed to set up");
+    return p;
+  }
+  p.algo = p.candidates.front();
   p.valid = true;
   return p;
+}
+
+/// Picks the fastest of the plan's candidates on this call's operands
+/// (each run kRuns times, timed by events on `stream`): the heuristic's
+/// first choice is often not the fastest for f32 (the issue's
+/// max-autotune, per shape, once). Not while the stream is captured (no
+/// timing inside a graph) and not when c is d (the trial runs would
+/// accumulate into it); TCC_GEMM_AUTOTUNE=0 turns it off.
+void tune(CublasLt &lt, Plan &plan, CUstream stream, const void *a,
+          const void *b, const void *c, void *d, const float *alpha,
+          const float *beta, bool accumulates) {
+  static const bool enabled = [] {
+    const char *env = std::getenv("TCC_GEMM_AUTOTUNE");
+    return !env || std::string(env) != "0";
+  }();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (!enabled || plan.candidates.size() < 2 || accumulates ||
+      cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS ||
+      status != CU_STREAM_CAPTURE_STATUS_NONE)
+    return;
+  constexpr int kRuns = 3;
+  CUevent start = nullptr, stop = nullptr;
+  if (cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+      cuEventCreate(&stop, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+    return;
+  float best = 0;
+  for (const cublasLtMatmulAlgo_t &algo : plan.candidates) {
+    bool good = cuEventRecord(start, stream) == CUDA_SUCCESS;
+    for (int r = 0; r < kRuns && good; ++r)
+      good = lt.cublasLtMatmul(lt.handle, plan.desc, alpha, a, plan.a, b,
+                               plan.b, beta, c, plan.c, d, plan.d, &algo,
+                               reinterpret_cast<void *>(lt.workspace),
+                               kWorkspaceBytes,
+                               stream) == CUBLAS_STATUS_SUCCESS;
+    float ms = 0;
+    if (!good || cuEventRecord(stop, stream) != CUDA_SUCCESS ||
+        cuEventSynchronize(stop) != CUDA_SUCCESS ||
+        cuEventElapsedTime(&ms, start, stop) != CUDA_SUCCESS)
+      continue;
+    if (best == 0 || ms < best) {
+      best = ms;
+      plan.algo = algo;
+    }
+  }
+  cuEventDestroy(start);
+  cuEventDestroy(stop);
 }
 
 } // namespace
@@ -325,9 +382,10 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
   // Held to the launch: the cached descriptor takes this call's bias.
   std::lock_guard<std::mutex> lock(planMutex);
   auto it = plans.find(key);
-  if (it == plans.end())
+  bool fresh = it == plans.end();
+  if (fresh)
     it = plans.emplace(key, makePlan(*lt, f, la, lb, ld, lc, type)).first;
-  const Plan &plan = it->second;
+  Plan &plan = it->second;
   if (!plan.valid)
     return; // makePlan recorded why
   if (f[gemm::kBias]) {
@@ -344,10 +402,14 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
     return reinterpret_cast<void *>(f[base + gemm::kAddress]);
   };
   void *d = ptr(gemm::kD);
+  const void *c = hasC ? ptr(gemm::kC) : d;
+  if (fresh)
+    tune(*lt, plan, stream, ptr(gemm::kB), ptr(gemm::kA), c, d, &alpha, &beta,
+         /*accumulates=*/hasC && c == d);
   ok(*lt,
      lt->cublasLtMatmul(lt->handle, plan.desc, &alpha, ptr(gemm::kB),
                         plan.a, ptr(gemm::kA), plan.b, &beta,
-                        hasC ? ptr(gemm::kC) : d, plan.c, d, plan.d,
+                        c, plan.c, d, plan.d,
                         &plan.algo, reinterpret_cast<void *>(lt->workspace),
                         kWorkspaceBytes, stream),
      "cublasLtMatmul");

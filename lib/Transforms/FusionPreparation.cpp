@@ -79,10 +79,12 @@ struct SinkTransposeBelowSlice : OpRewritePattern<TransposeOp> {
       // The size expressions move with the dims (later rewrites read them).
       if (auto sizes = slice->getAttrOfType<ShapeAttr>(kShapeAttr))
         inner->setAttr(kShapeAttr, permuteShape(sizes, perm, /*inverse=*/true));
+      // Read before the slice is replaced (and freed).
+      Attribute sliceSizes = slice->getAttr(kShapeAttr);
       auto moved =
           rewriter.replaceOpWithNewOp<TransposeOp>(slice, resType, inner, perm);
-      if (Attribute sizes = slice->getAttr(kShapeAttr))
-        moved->setAttr(kShapeAttr, sizes);
+      if (sliceSizes)
+        moved->setAttr(kShapeAttr, sliceSizes);
     }
     rewriter.eraseOp(op);
     return success();

@@ -203,10 +203,13 @@ struct ContractionsToGemmsPass
     erased.clear();
     // Bufferization's copy of a filled buffer is a fill again, and a weight
     // transposed into scratch on every call is read in place.
-    getOperation().walk([](Block *block) {
+    // (Blocks collected first: the folds erase ops.)
+    SmallVector<Block *> blocks;
+    getOperation().walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks) {
       tcc::foldCopiesOfFills(*block);
       tcc::foldTransposesIntoReaders(*block);
-    });
+    }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       candidates.push_back(op);
@@ -333,6 +336,7 @@ struct ContractionsToGemmsPass
       rewriter.setInsertionPoint(libraryBlock->getTerminator());
     }
     buildCall(rewriter, loc, op, g, product, zeroFilled, epilogue);
+    Value out = epilogue ? epilogue->op.getDpsInitOperand(0)->get() : product;
     if (epilogue) {
       erased.insert(epilogue->op);
       rewriter.eraseOp(epilogue->op);
@@ -340,7 +344,7 @@ struct ContractionsToGemmsPass
     rewriter.eraseOp(op);
     if (zeroFilled)
       rewriter.eraseOp(fill);
-    if (epilogue && product != epilogue->op.getDpsInitOperand(0)->get())
+    if (out != product)
       eraseIfOnlyFreed(rewriter, product);
   }
 
