@@ -24,6 +24,10 @@ namespace mlir::tcc {
 /// (set by tcc-lower-fusion-groups, read by tcc-parallelize-tile-loops).
 constexpr llvm::StringLiteral kParallelLoopAttr = "tcc.parallel";
 
+/// What an scf.parallel does, when its kernel should say so in its name
+/// (StringAttr, e.g. "copy"; read by tcc-parallel-loops-to-gpu).
+constexpr llvm::StringLiteral kKernelKindAttr = "tcc.kernel_kind";
+
 #define GEN_PASS_DECL
 #include "tcc/Conversion/Passes.h.inc"
 

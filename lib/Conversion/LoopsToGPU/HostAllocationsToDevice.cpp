@@ -33,12 +33,14 @@ void copyByLoop(IRRewriter &rewriter, memref::CopyOp copy) {
   SmallVector<Value> lbs(rank, zero), steps(rank, one), ubs;
   for (int64_t d = 0; d < rank; ++d)
     ubs.push_back(memref::DimOp::create(rewriter, loc, src, d));
-  scf::ParallelOp::create(
+  auto loop = scf::ParallelOp::create(
       rewriter, loc, lbs, ubs, steps,
       [&](OpBuilder &b, Location l, ValueRange ivs) {
         Value v = memref::LoadOp::create(b, l, src, ivs);
         memref::StoreOp::create(b, l, v, dst, ivs);
       });
+  // The kernel's name says what it is (tcc-parallel-loops-to-gpu).
+  loop->setAttr(tcc::kKernelKindAttr, rewriter.getStringAttr("copy"));
   rewriter.eraseOp(copy);
 }
 

@@ -6,6 +6,8 @@
 
 #include "tcc/Conversion/Passes.h"
 
+#include "Reductions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -89,6 +91,8 @@ struct ParallelLoopsToGPUPass
     blocks = arith::MaxSIOp::create(b, loc, blocks, one);
     auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one, threads,
                                         one, one);
+    auto kind = loop->getAttrOfType<StringAttr>(tcc::kKernelKindAttr);
+    tcc::nameKernel(launch, kind ? kind.getValue() : "loop");
     b.setInsertionPointToStart(&launch.getBody().front());
     Value tid = launch.getThreadIds().x;
     Value linear =

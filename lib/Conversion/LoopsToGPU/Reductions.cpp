@@ -130,21 +130,36 @@ void tcc::foldTransposesIntoReaders(Block &block) {
     Value dst = transpose.getInit();
     if (!dst.getDefiningOp<memref::AllocOp>())
       continue;
-    SmallVector<std::pair<linalg::GenericOp, OpOperand *>> readers;
+    // Bufferization may reuse one scratch buffer for several transposes
+    // (each block's weight): this one's values are read up to the next
+    // transpose into the buffer.
+    SmallVector<std::pair<linalg::GenericOp, OpOperand *>> uses;
+    Operation *nextWrite = nullptr;
     bool onlyReaders = true;
     for (OpOperand &use : dst.getUses()) {
       Operation *user = use.getOwner();
       if (user == transpose || isa<memref::DeallocOp>(user))
         continue;
+      if (auto other = dyn_cast<linalg::TransposeOp>(user);
+          other && other.getInit() == dst && other->getBlock() == &block) {
+        if (transpose->isBeforeInBlock(other) &&
+            (!nextWrite || other->isBeforeInBlock(nextWrite)))
+          nextWrite = other;
+        continue;
+      }
       auto generic = dyn_cast<linalg::GenericOp>(user);
       if (!generic || !generic.isDpsInput(&use) ||
-          generic->getBlock() != &block ||
-          !transpose->isBeforeInBlock(generic)) {
+          generic->getBlock() != &block) {
         onlyReaders = false;
         break;
       }
-      readers.push_back({generic, &use});
+      uses.push_back({generic, &use});
     }
+    SmallVector<std::pair<linalg::GenericOp, OpOperand *>> readers;
+    for (auto [generic, use] : uses)
+      if (transpose->isBeforeInBlock(generic) &&
+          (!nextWrite || generic->isBeforeInBlock(nextWrite)))
+        readers.push_back({generic, use});
     // The source must still hold the same values when the readers run:
     // nothing between writes to it.
     Value src = transpose.getInput();
@@ -181,6 +196,14 @@ void tcc::foldTransposesIntoReaders(Block &block) {
       dst.getDefiningOp()->erase();
     }
   }
+}
+
+void tcc::nameKernel(gpu::LaunchOp launch, StringRef kind) {
+  auto func = launch->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return;
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(
+      launch.getContext(), (func.getName() + "_" + kind).str()));
 }
 
 SmallVector<Value> tcc::enterRow(OpBuilder &b, Location loc,

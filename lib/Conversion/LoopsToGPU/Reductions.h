@@ -57,6 +57,10 @@ void foldCopiesOfFills(Block &block);
 /// maps keep the loop order.
 void foldTransposesIntoReaders(Block &block);
 
+/// Names the kernel `launch` becomes after outlining: `<host function>_<kind>`
+/// (row_group, row_reduction, loop), so profilers tell kernels apart.
+void nameKernel(gpu::LaunchOp launch, StringRef kind);
+
 /// In `launch` (a block per row of `rows`): sets `b` inside a branch that
 /// skips blocks past the last row (block-uniform, so every barrier inside
 /// is reached by all of a block's threads or none) and returns the row's

@@ -637,6 +637,7 @@ struct RowGroupsToGPUPass
     auto launch = gpu::LaunchOp::create(
         b, loc, grid, one, one, cst(threads), one, one, nullptr, nullptr, {},
         workgroupTypes, TypeRange{});
+    nameKernel(launch, "row_group");
     Value tid = launch.getThreadIds().x;
     SmallVector<Value> rowIvs =
         enterRow(b, loc, launch, rows,

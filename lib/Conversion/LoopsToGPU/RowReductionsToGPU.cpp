@@ -104,6 +104,7 @@ struct RowReductionsToGPUPass
         b, loc, grid, one, one, threads, one, one, /*dynamicSharedMemory=*/
         nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         TypeRange{valuesType, flagsType}, TypeRange{});
+    tcc::nameKernel(launch, "row_reduction");
     Value shared = launch.getWorkgroupAttributions()[0];
     Value flags = launch.getWorkgroupAttributions()[1];
     Value tid = launch.getThreadIds().x;

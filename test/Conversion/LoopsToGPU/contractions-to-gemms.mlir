@@ -271,3 +271,50 @@ func.func @not_library(%x: memref<1x256xf32>, %w: memref<512x256xf32>,
   }
   return
 }
+
+// -----
+
+// Bufferization reuses one scratch buffer for two weights' per-call
+// transposes (two blocks' fc2): each transpose is read up to the next one
+// into the buffer, so both fold into their products' reads and the buffer
+// goes away.
+#x = affine_map<(d0, d1, d2) -> (d0, d2)>
+#w = affine_map<(d0, d1, d2) -> (d2, d1)>
+#y = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @shared_transpose_scratch
+//  CHECK-SAME:   %[[X:[a-z0-9]+]]: memref<64x32xf32>, %[[W1:[a-z0-9]+]]: memref<48x32xf32>, %[[W2:[a-z0-9]+]]: memref<48x32xf32>
+//   CHECK-NOT:   linalg.transpose
+//       CHECK:   tcc_gpu.gemm %[[X]], %{{.+}} into
+//       CHECK:   tcc_gpu.gemm %[[X]], %{{.+}} into
+//   CHECK-NOT:   linalg.transpose
+//   CHECK-NOT:   memref.alloc() : memref<32x48xf32>
+func.func @shared_transpose_scratch(%x: memref<64x32xf32>, %w1: memref<48x32xf32>,
+                                    %w2: memref<48x32xf32>, %o1: memref<64x48xf32>,
+                                    %o2: memref<64x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<32x48xf32>
+  linalg.transpose ins(%w1 : memref<48x32xf32>) outs(%t : memref<32x48xf32>) permutation = [1, 0]
+  linalg.fill ins(%zero : f32) outs(%o1 : memref<64x48xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %t : memref<64x32xf32>, memref<32x48xf32>)
+      outs(%o1 : memref<64x48xf32>) {
+  ^bb0(%a: f32, %v: f32, %o: f32):
+    %m = arith.mulf %a, %v : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  }
+  linalg.transpose ins(%w2 : memref<48x32xf32>) outs(%t : memref<32x48xf32>) permutation = [1, 0]
+  linalg.fill ins(%zero : f32) outs(%o2 : memref<64x48xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %t : memref<64x32xf32>, memref<32x48xf32>)
+      outs(%o2 : memref<64x48xf32>) {
+  ^bb0(%a: f32, %v: f32, %o: f32):
+    %m = arith.mulf %a, %v : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %t : memref<32x48xf32>
+  return
+}
