@@ -14,9 +14,12 @@
 //
 // The 12-block model through the cuda pipeline: every product (patch
 // embedding, 12 x qkv, q k^T, p v, proj, fc1, fc2, head = 74) is a cuBLASLt
-// call.
+// call, and all generated kernels are in one gpu.module (one libdevice
+// link, one ptxas run).
 // RUN: tcc-opt %examples/vit_b16.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=CUDA
 // CUDA-LABEL: llvm.func @vit_b16(
 // CUDA-COUNT-74: llvm.call @tccGemm(
 // CUDA-NOT: llvm.call @tccGemm(
 // CUDA: llvm.return
+// CUDA: gpu.binary @vit_b16_kernels
+// CUDA-NOT: gpu.binary

@@ -14,10 +14,10 @@
 // CHECK-LABEL: llvm.func @add_relu_mul
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
 //       CHECK:   llvm.call @mgpuMemAlloc(%{{.+}}, %[[S]]
-//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @add_relu_mul_loop::@add_relu_mul_loop blocks in
+//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @add_relu_mul_kernels::@add_relu_mul_loop blocks in
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
-//       CHECK: gpu.binary @add_relu_mul_loop [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", link = ["{{.*}}/nvvm/libdevice/libdevice.10.bc"]>
+//       CHECK: gpu.binary @add_relu_mul_kernels [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80", link = ["{{.*}}/nvvm/libdevice/libdevice.10.bc"]>
 //  CHECK-SAME: .target sm_90
 //  CHECK-SAME: .visible .entry add_relu_mul_loop(
 //  CHECK-SAME: .maxntid 256, 1, 1
@@ -48,12 +48,12 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 // CHECK-LABEL: llvm.func @softmax
 //       CHECK:   llvm.icmp "eq" %{{.+}}, %{{.+}} : i64
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
-//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_row_group::@softmax_row_group
+//       CHECK:   gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernels::@softmax_row_group
 //  CHECK-SAME:     threads in (%[[T:.+]], %{{.+}}, %{{.+}})
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
 //   CHECK-NOT: __nv_expf
-//       CHECK: gpu.binary @softmax_row_group [
+//       CHECK: gpu.binary @softmax_kernels [
 //  CHECK-SAME: .maxntid 256, 1, 1
 //  CHECK-SAME: .shared .align 4 .b8
 // CHECK-COUNT-16: ld.global

@@ -202,8 +202,13 @@ void tcc::nameKernel(gpu::LaunchOp launch, StringRef kind) {
   auto func = launch->getParentOfType<FunctionOpInterface>();
   if (!func)
     return;
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(
-      launch.getContext(), (func.getName() + "_" + kind).str()));
+  MLIRContext *ctx = launch.getContext();
+  launch.setFunctionAttr(
+      FlatSymbolRefAttr::get(ctx, (func.getName() + "_" + kind).str()));
+  // One gpu.module for all of a function's kernels: libdevice is linked,
+  // NVPTX run and ptxas called once per module, not once per kernel.
+  launch.setModuleAttr(
+      FlatSymbolRefAttr::get(ctx, (func.getName() + "_kernels").str()));
 }
 
 SmallVector<Value> tcc::enterRow(OpBuilder &b, Location loc,
