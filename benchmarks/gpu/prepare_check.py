@@ -42,6 +42,8 @@ CASES = [
     ("gemm_linear_gelu", "benchmarks/gpu/cases/gemms.mlir", "linear_gelu", {"B": 3, "S": 50}, 1e-4, 1e-4),
     ("gemm_scores", "benchmarks/gpu/cases/gemms.mlir", "scores", {"B": 2, "S": 77}, 1e-4, 1e-4),
     ("gemm_matmul_at", "benchmarks/gpu/cases/gemms.mlir", "matmul_at", {}, 1e-4, 1e-4),
+    ("gemm_linear_bf16", "benchmarks/gpu/cases/gemms.mlir", "linear_bf16", {"N": 300}, 2e-2, 2e-2),
+    ("gemm_matmul_f16", "benchmarks/gpu/cases/gemms.mlir", "matmul_f16", {"B": 2}, 2e-2, 2e-2),
 ]
 
 

@@ -168,7 +168,7 @@ bool ok(CublasLt &lt, cublasStatus_t s, const char *what) {
 
 Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
               const Layout &lb, const Layout &ld, const Layout &lc,
-              cudaDataType type) {
+              cudaDataType inputType, cudaDataType type) {
   Plan p;
   int64_t batch = f[gemm::kBatch];
   // cuBLASLt's A is our b^T, its B our a^T.
@@ -208,9 +208,11 @@ Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
       return p;
   }
   auto layout = [&](cublasLtMatrixLayout_t &out, const Layout &l,
-                    int64_t batchStride, const char *name) {
+                    int64_t batchStride, const char *name,
+                    cudaDataType elements) {
     if (!ok(lt,
-            lt.cublasLtMatrixLayoutCreate(&out, type, l.rows, l.cols, l.ld),
+            lt.cublasLtMatrixLayoutCreate(&out, elements, l.rows, l.cols,
+                                          l.ld),
             name))
       return false;
     if (batch == 1)
@@ -227,14 +229,17 @@ Plan makePlan(CublasLt &lt, const int64_t *f, const Layout &la,
                   &batchStride, sizeof(batchStride)),
               name);
   };
-  if (!layout(p.a, lb, f[gemm::kB + gemm::kBatchStride], "layout of b") ||
-      !layout(p.b, la, f[gemm::kA + gemm::kBatchStride], "layout of a") ||
+  if (!layout(p.a, lb, f[gemm::kB + gemm::kBatchStride], "layout of b",
+              inputType) ||
+      !layout(p.b, la, f[gemm::kA + gemm::kBatchStride], "layout of a",
+              inputType) ||
       !layout(p.c, lc,
               f[gemm::kC + gemm::kAddress]
                   ? f[gemm::kC + gemm::kBatchStride]
                   : f[gemm::kD + gemm::kBatchStride],
-              "layout of c") ||
-      !layout(p.d, ld, f[gemm::kD + gemm::kBatchStride], "layout of d"))
+              "layout of c", type) ||
+      !layout(p.d, ld, f[gemm::kD + gemm::kBatchStride], "layout of d",
+              type))
     return p;
 
   cublasLtMatmulPreference_t pref = nullptr;
@@ -356,9 +361,13 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
     return;
   if (!hasC)
     lc = ld;
-  cudaDataType type = f[gemm::kElementType] == gemm::kF16    ? CUDA_R_16F
-                      : f[gemm::kElementType] == gemm::kBF16 ? CUDA_R_16BF
-                                                             : CUDA_R_32F;
+  auto dataType = [](int64_t code) {
+    return code == gemm::kF16    ? CUDA_R_16F
+           : code == gemm::kBF16 ? CUDA_R_16BF
+                                 : CUDA_R_32F;
+  };
+  cudaDataType type = dataType(f[gemm::kElementType]);
+  cudaDataType inputType = dataType(f[gemm::kInputType]);
 
   // k == 0: cuBLASLt still writes beta * c (+ bias) into d.
   std::array<int64_t, 24> key{};
@@ -369,7 +378,8 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
   if (f[gemm::kBias])
     align = std::min(align, alignment(f[gemm::kBias]));
   int i = 0;
-  for (int64_t v : {f[gemm::kElementType], f[gemm::kEpilogue], batch, m, n, k,
+  for (int64_t v : {f[gemm::kElementType], f[gemm::kInputType],
+                    f[gemm::kEpilogue], batch, m, n, k,
                     la.ld, int64_t(la.transposed), lb.ld,
                     int64_t(lb.transposed), lc.ld, ld.ld,
                     f[gemm::kA + gemm::kBatchStride],
@@ -384,7 +394,8 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
   auto it = plans.find(key);
   bool fresh = it == plans.end();
   if (fresh)
-    it = plans.emplace(key, makePlan(*lt, f, la, lb, ld, lc, type)).first;
+    it = plans.emplace(key, makePlan(*lt, f, la, lb, ld, lc, inputType, type))
+             .first;
   Plan &plan = it->second;
   if (!plan.valid)
     return; // makePlan recorded why

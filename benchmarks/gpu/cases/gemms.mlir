@@ -62,3 +62,19 @@ func.func @fc2_residual(%h: tensor<?x3072xf32> {tcc.shape = #tcc.shape<[N, 3072]
   %o = tcc.add %r, %y : (tensor<?x768xf32>, tensor<?x768xf32>) -> tensor<?x768xf32>
   return %o : tensor<?x768xf32>
 }
+
+// bf16 and f16 products (inputs in half precision, accumulated in f32 by
+// cuBLASLt, rounded back with the bias by a kernel).
+func.func @linear_bf16(%x: tensor<?x256xbf16> {tcc.shape = #tcc.shape<[N, 256]>},
+                       %w: tensor<512x256xbf16>, %b: tensor<512xbf16>)
+    -> tensor<?x512xbf16> {
+  %y = tcc.linear %x, %w, %b : (tensor<?x256xbf16>, tensor<512x256xbf16>, tensor<512xbf16>) -> tensor<?x512xbf16>
+  return %y : tensor<?x512xbf16>
+}
+
+func.func @matmul_f16(%a: tensor<?x12x64x64xf16> {tcc.shape = #tcc.shape<[B, 12, 64, 64]>},
+                      %b: tensor<?x12x64x96xf16> {tcc.shape = #tcc.shape<[B, 12, 64, 96]>})
+    -> tensor<?x12x64x96xf16> {
+  %c = tcc.matmul %a, %b : (tensor<?x12x64x64xf16>, tensor<?x12x64x96xf16>) -> tensor<?x12x64x96xf16>
+  return %c : tensor<?x12x64x96xf16>
+}

@@ -360,13 +360,15 @@ def ContractionsToGemmsPass
   let description = [{
     A `linalg.generic` on buffers that is a matrix product, `d[batch.., m..,
     n] += a[batch.., m.., k] * b[batch..?, k, n]` in one float type (f32,
-    f16, bf16; operands may have their last two dims swapped), becomes a
-    `tcc_gpu.gemm`: batch dims and m dims are merged by
-    `memref.collapse_shape` where the layout allows it (else the op is left
-    alone), swapped operands become `memref.transpose` views, and a weight
-    that a `linalg.transpose` copies into a scratch buffer on every call is
-    read through a transposed view of the original instead (the transpose
-    and its buffer go away).
+    f16, bf16), or with f16/bf16 inputs extended to an f32 accumulator,
+    each operand's dims in any order, becomes a `tcc_gpu.gemm`: batch dims
+    and m dims are merged by `memref.collapse_shape` where the layout
+    allows it (else the operand is copied dense in the library's order:
+    attention's heads inside the rows of the fused qkv buffer), an operand
+    with its last two dims swapped becomes a `memref.transpose` view, and
+    a weight that a `linalg.transpose` copies into a scratch buffer on
+    every call is read through a transposed view of the original instead
+    (the transpose and its buffer go away).
 
     A zero `linalg.fill` of the result just before is dropped (the library
     overwrites it); without one the product accumulates into the result

@@ -32,6 +32,8 @@ enum Field {
   kC = kB + kOperandFields,     // c: [M, N] (address 0: none)
   kD = kC + kOperandFields,     // d: [M, N]
   kBias = kD + kOperandFields,  // bias: [N] contiguous (0: none)
+  kInputType,                   // a's and b's ElementType (kElementType
+                                // is c's, d's and the bias's)
   kFields
 };
 

@@ -70,15 +70,19 @@ std::optional<GemmDims> matchGemm(linalg::GenericOp op) {
       !op.hasPureBufferSemantics() ||
       !linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  // Same float type throughout: the body is exactly mulf + addf.
+  // One float type throughout (the body is mulf + addf), or f16/bf16
+  // inputs extended to an f32 accumulator (extf, extf, mulf, addf).
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (!isa<Float32Type, Float16Type, BFloat16Type>(element))
+  Type input = getElementTypeOrSelf(op.getDpsInputs()[0]);
+  if (!isa<Float32Type, Float16Type, BFloat16Type>(element) ||
+      getElementTypeOrSelf(op.getDpsInputs()[1]) != input ||
+      (input != element &&
+       !(element.isF32() && isa<Float16Type, BFloat16Type>(input))))
     return std::nullopt;
-  for (Value in : op.getDpsInputs())
-    if (getElementTypeOrSelf(in) != element)
-      return std::nullopt;
   Block &body = *op.getBlock();
-  if (!llvm::all_of(body.without_terminator(), [](Operation &o) {
+  if (!llvm::all_of(body.without_terminator(), [&](Operation &o) {
+        if (auto ext = dyn_cast<arith::ExtFOp>(o))
+          return isa<BlockArgument>(ext.getIn()) && input != element;
         return isa<arith::MulFOp, arith::AddFOp>(o);
       }))
     return std::nullopt;

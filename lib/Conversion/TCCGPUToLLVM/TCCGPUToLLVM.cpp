@@ -85,9 +85,14 @@ struct GemmOpLowering
     auto dType = cast<MemRefType>(op.getD().getType());
     Type element = dType.getElementType();
     unsigned rank = dType.getRank();
-    set(gemm::kElementType, constant(element.isF32()   ? gemm::kF32
-                                     : element.isF16() ? gemm::kF16
-                                                       : gemm::kBF16));
+    auto code = [&](Type t) {
+      return constant(t.isF32() ? gemm::kF32
+                      : t.isF16() ? gemm::kF16
+                                  : gemm::kBF16);
+    };
+    set(gemm::kElementType, code(element));
+    set(gemm::kInputType,
+        code(cast<MemRefType>(op.getA().getType()).getElementType()));
     set(gemm::kEpilogue, constant(op.getEpilogue() == "relu" ? gemm::kReLU
                                                              : gemm::kNone));
     MemRefDescriptor d(adaptor.getD()), a(adaptor.getA());

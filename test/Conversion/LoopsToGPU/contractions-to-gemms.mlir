@@ -236,19 +236,19 @@ func.func @scores_heads_inside_rows(
 // -----
 
 // Not given to the library: a few static rows (the robot policy's batch
-// of one: the matvec kernel is faster), and a product in f16 accumulated
-// in f32 (mixed types).
+// of one: the matvec kernel is faster). A product of f16 inputs
+// accumulated in f32 is: a and b in f16, d in f32.
 #x = affine_map<(d0, d1, d2) -> (d0, d2)>
 #w = affine_map<(d0, d1, d2) -> (d1, d2)>
 #y = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-LABEL: func.func @not_library
+// CHECK-LABEL: func.func @few_rows_and_f16
 //   CHECK-NOT:   tcc_gpu.gemm
 //       CHECK:   linalg.generic
-//       CHECK:   linalg.generic
-//   CHECK-NOT:   tcc_gpu.gemm
-func.func @not_library(%x: memref<1x256xf32>, %w: memref<512x256xf32>,
-                       %o: memref<1x512xf32>, %h: memref<64x32xf16>,
-                       %v: memref<48x32xf16>, %acc: memref<64x48xf32>) {
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : memref<64x32xf16>, memref<32x48xf16, strided<[1, 32]>> into memref<64x48xf32>
+//   CHECK-NOT:   linalg.generic
+func.func @few_rows_and_f16(%x: memref<1x256xf32>, %w: memref<512x256xf32>,
+                            %o: memref<1x512xf32>, %h: memref<64x32xf16>,
+                            %v: memref<48x32xf16>, %acc: memref<64x48xf32>) {
   linalg.generic {indexing_maps = [#x, #w, #y],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %w : memref<1x256xf32>, memref<512x256xf32>)
@@ -258,6 +258,8 @@ func.func @not_library(%x: memref<1x256xf32>, %w: memref<512x256xf32>,
     %s = arith.addf %m, %c : f32
     linalg.yield %s : f32
   }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x48xf32>)
   linalg.generic {indexing_maps = [#x, #w, #y],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%h, %v : memref<64x32xf16>, memref<48x32xf16>)

@@ -12,9 +12,19 @@ func.func @rank(%a: memref<2x3x4x5xf32>, %b: memref<5x6xf32>,
 
 func.func @types(%a: memref<4x5xf16>, %b: memref<5x6xf32>,
                  %d: memref<4x6xf32>) {
-  // expected-error @+1 {{expects a, b and d of one element type}}
+  // expected-error @+1 {{expects a, b and d of one element type, or f16/bf16 a and b with an f32 d}}
   tcc_gpu.gemm %a, %b into %d
       : memref<4x5xf16>, memref<5x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @bf16_into_f16(%a: memref<4x5xbf16>, %b: memref<5x6xbf16>,
+                         %d: memref<4x6xf16>) {
+  // expected-error @+1 {{expects a, b and d of one element type, or f16/bf16 a and b with an f32 d}}
+  tcc_gpu.gemm %a, %b into %d
+      : memref<4x5xbf16>, memref<5x6xbf16> into memref<4x6xf16>
   return
 }
 

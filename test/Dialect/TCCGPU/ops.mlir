@@ -6,12 +6,15 @@
 //  CHECK-SAME:     : memref<?x768xf32>, memref<768x3072xf32, strided<[1, 768]>> c memref<?x3072xf32> bias memref<3072xf32> into memref<?x3072xf32>
 //       CHECK:   tcc_gpu.gemm async %{{.+}}, %{{.+}} into %{{.+}} : memref<12x?x64xbf16>, memref<12x64x?xbf16> into memref<12x?x?xbf16>
 //       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : memref<4x8x16xf16>, memref<16x32xf16> into memref<4x8x32xf16>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : memref<4x8x16xbf16>, memref<16x32xbf16> into memref<4x8x32xf32>
 func.func @gemm(%x: memref<?x768xf32>, %w: memref<3072x768xf32>,
                 %b: memref<3072xf32>, %r: memref<?x3072xf32>,
                 %y: memref<?x3072xf32>, %t: !gpu.async.token,
                 %q: memref<12x?x64xbf16>, %k: memref<12x64x?xbf16>,
                 %s: memref<12x?x?xbf16>, %a3: memref<4x8x16xf16>,
-                %b2: memref<16x32xf16>, %d3: memref<4x8x32xf16>) {
+                %b2: memref<16x32xf16>, %d3: memref<4x8x32xf16>,
+                %a3b: memref<4x8x16xbf16>, %b2b: memref<16x32xbf16>,
+                %d3f: memref<4x8x32xf32>) {
   %wt = memref.transpose %w (d0, d1) -> (d1, d0)
       : memref<3072x768xf32> to memref<768x3072xf32, strided<[1, 768]>>
   tcc_gpu.gemm %x, %wt into %y
@@ -25,5 +28,7 @@ func.func @gemm(%x: memref<?x768xf32>, %w: memref<3072x768xf32>,
       : memref<12x?x64xbf16>, memref<12x64x?xbf16> into memref<12x?x?xbf16>
   tcc_gpu.gemm %a3, %b2 into %d3
       : memref<4x8x16xf16>, memref<16x32xf16> into memref<4x8x32xf16>
+  tcc_gpu.gemm %a3b, %b2b into %d3f
+      : memref<4x8x16xbf16>, memref<16x32xbf16> into memref<4x8x32xf32>
   return
 }

@@ -67,8 +67,12 @@ LogicalResult GemmOp::verify() {
     return emitOpError("expects b of rank 2 or ") << rank << ", got "
                                                   << b.getRank();
   Type element = d.getElementType();
-  if (a.getElementType() != element || b.getElementType() != element)
-    return emitOpError("expects a, b and d of one element type");
+  Type input = a.getElementType();
+  if (b.getElementType() != input ||
+      (input != element && !(element.isF32() && (input.isF16() ||
+                                                  input.isBF16()))))
+    return emitOpError("expects a, b and d of one element type, or f16/bf16 "
+                       "a and b with an f32 d");
   ArrayRef<int64_t> as = a.getShape().take_back(2);
   ArrayRef<int64_t> bs = b.getShape().take_back(2);
   ArrayRef<int64_t> ds = d.getShape().take_back(2);

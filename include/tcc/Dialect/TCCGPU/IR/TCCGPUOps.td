@@ -39,7 +39,9 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     rank-2 `b` is shared by every batch); `c`, if present, has `d`'s shape
     (the residual; it may be `d` itself, then the product accumulates into
     `d`); `bias` is [N]. `epilogue` is `none` or `relu`. Accumulation is in
-    f32 whatever the element type.
+    f32 whatever the element type. `a` and `b` share one element type; `c`,
+    `d` and `bias` have it too, or are f32 when `a` and `b` are f16 or bf16
+    (products accumulated in f32 and kept so).
 
     The operands are views: their strides, not attributes, say how they lie
     in memory. A transposed weight is a `memref.transpose` of it. At run
