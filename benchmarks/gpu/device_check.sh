@@ -71,6 +71,10 @@ echo "== products, 6304 rows (graph replays)"
     --input=768x3072xf32=random --input=768xf32=random \
     --input=6304x768xf32=random --benchmark=20 --graph | grep -i "replay" ||
   status=1
+./tcc-run-lib ./libgemms.so --function=fc1_gelu_bf16 \
+    --input=6304x768xbf16=random --input=3072x768xbf16=random \
+    --input=3072xbf16=random --benchmark=20 --graph | grep -i "replay" ||
+  status=1
 vit=$(awk '$1 == "libvit_block_197.so" { for (i = 6; i <= NF; ++i) {
   sub(/^2x197x/, "32x197x", $i); printf " --input=%s", $i } }' cases.txt)
 echo "== ViT block, batch 32 x 197 tokens"

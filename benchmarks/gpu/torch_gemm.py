@@ -48,7 +48,15 @@ def main():
     c1 = torch.compile(fc1_gelu)
     c2 = torch.compile(fc2_residual)
     flops1 = 2 * rows * 768 * 3072
+    xb, w1b, b1b = x.bfloat16(), w1.bfloat16(), b1.bfloat16()
+
+    def fc1_gelu_bf16(x):
+        return F.gelu(F.linear(x, w1b, b1b))
+
+    c3 = torch.compile(fc1_gelu_bf16)
     for name, fn, flops in [
+        ("fc1+gelu bf16 eager", lambda: fc1_gelu_bf16(xb), flops1),
+        ("fc1+gelu bf16 compile", lambda: c3(xb), flops1),
         ("fc1+gelu eager", lambda: fc1_gelu(x), flops1),
         ("fc1+gelu compile", lambda: c1(x), flops1),
         ("fc2+bias+residual eager", lambda: fc2_residual(h, res), flops1),
