@@ -263,14 +263,6 @@ struct ContractionsToGemmsPass
     return groups;
   }
 
-  /// The op after `op` that touches buffers, skipping those that do not.
-  static Operation *nextTouching(Operation *op) {
-    Operation *next = op->getNextNode();
-    while (next && tcc::isTransparentToBuffers(next))
-      next = next->getNextNode();
-    return next;
-  }
-
   void rewrite(IRRewriter &rewriter, linalg::GenericOp op,
                const GemmDims &g, bool dispatch) {
     Location loc = op.getLoc();
@@ -287,7 +279,7 @@ struct ContractionsToGemmsPass
     // epilogue writes its result in place).
     std::optional<Epilogue> epilogue;
     if (zeroFilled && canonical)
-      if (auto next = dyn_cast_or_null<linalg::GenericOp>(nextTouching(op)))
+      if (auto next = dyn_cast_or_null<linalg::GenericOp>(tcc::nextTouchingBuffers(op)))
         epilogue = matchEpilogue(next, product, rank);
     if (epilogue) {
       Value out = epilogue->op.getDpsInitOperand(0)->get();

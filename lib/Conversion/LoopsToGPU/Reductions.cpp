@@ -60,6 +60,13 @@ bool tcc::isTransparentToBuffers(Operation *op) {
          (isMemoryEffectFree(op) && op->getNumRegions() == 0);
 }
 
+Operation *tcc::nextTouchingBuffers(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && isTransparentToBuffers(next))
+    next = next->getNextNode();
+  return next;
+}
+
 bool tcc::leavesAlone(Operation *op, Value buffer) {
   if (isTransparentToBuffers(op))
     return true;

@@ -35,6 +35,10 @@ Value baseOf(Value v);
 /// that fails ends the program either way) and pure ops without regions.
 bool isTransparentToBuffers(Operation *op);
 
+/// The op after `op` that may touch a buffer (skipping transparent ops),
+/// or null at the end of the block.
+Operation *nextTouchingBuffers(Operation *op);
+
 /// Whether `op` leaves `buffer` alone: a transparent op, a linalg op none
 /// of whose operands is a view of it, or an op whose memory effects all
 /// name values (a copy, a library call), none of them a view of it.

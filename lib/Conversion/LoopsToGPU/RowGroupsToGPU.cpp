@@ -274,9 +274,7 @@ struct RowGroupsToGPUPass
       }
       if (auto fill = dyn_cast<linalg::FillOp>(op)) {
         // Only a fill the next reduction folds in may sit inside a run.
-        Operation *next = fill->getNextNode();
-        while (next && isTransparentToBuffers(next))
-          next = next->getNextNode();
+        Operation *next = nextTouchingBuffers(fill);
         auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
         if (generic && !run.ops.empty() && precedingFill(generic) == fill &&
             classify(run, generic) &&
