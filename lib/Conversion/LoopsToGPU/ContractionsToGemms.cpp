@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -130,13 +131,20 @@ std::optional<int64_t> staticRows(linalg::GenericOp op, const GemmDims &g) {
   return rows;
 }
 
-/// The pointwise op right after a contraction that only adds a bias along
-/// n and/or a residual to its result and maybe applies ReLU: what cuBLASLt
-/// does in its epilogue.
+/// What the library computes of the pointwise op right after a product:
+/// relu?(product + bias along n? + residual?), rounded to d's type when
+/// the op rounds it (f16/bf16), as cuBLASLt's epilogue does. `whole`: that
+/// is all the op computes, and the library writes the op's output. Else
+/// (half precision only) the op keeps the rest of its body and reads the
+/// library's rounded result instead of the f32 product.
 struct Epilogue {
   linalg::GenericOp op;
   Value bias, residual;
   bool relu = false;
+  bool whole = false;
+  /// The body value the library computes, and the ops computing it.
+  Value value;
+  llvm::SmallPtrSet<Operation *, 8> ops;
 };
 
 std::optional<Epilogue> matchEpilogue(linalg::GenericOp next, Value product,
@@ -147,53 +155,130 @@ std::optional<Epilogue> matchEpilogue(linalg::GenericOp next, Value product,
       !next.getIndexingMapsArray().back().isIdentity())
     return std::nullopt;
   Block &body = *next.getBlock();
+  // The product's block argument (read once, in place).
+  BlockArgument p;
+  for (OpOperand *in : next.getDpsInputOperands())
+    if (in->get() == product) {
+      if (p || !next.getMatchingIndexingMap(in).isIdentity())
+        return std::nullopt;
+      p = next.getMatchingBlockArgument(in);
+    }
+  if (!p)
+    return std::nullopt;
+  // Climb from the product through additions and a ReLU to the first
+  // rounding (or to the first value that something else uses).
+  auto isRelu = [](Operation *o) {
+    auto max = dyn_cast<arith::MaximumFOp>(o);
+    return max && matchPattern(max.getRhs(), m_AnyZeroFloat());
+  };
+  Value top = p;
+  while (top.hasOneUse()) {
+    Operation *user = *top.getUsers().begin();
+    if (isa<arith::AddFOp>(user) ||
+        (isRelu(user) && user->getOperand(0) == top)) {
+      top = user->getResult(0);
+      continue;
+    }
+    if (isa<arith::TruncFOp>(user))
+      top = user->getResult(0);
+    break;
+  }
+  Type dType = top.getType();
+  Type outType = getElementTypeOrSelf(next.getDpsInitOperand(0)->get());
+  auto *yield = body.getTerminator();
   Epilogue e;
   e.op = next;
-  Value root = body.getTerminator()->getOperand(0);
-  unsigned used = 0;
-  if (auto max = root.getDefiningOp<arith::MaximumFOp>()) {
-    if (!matchPattern(max.getRhs(), m_AnyZeroFloat()))
-      return std::nullopt;
-    e.relu = true;
-    root = max.getLhs();
-    ++used;
+  e.value = top;
+  // A half result must come from a rounding (the library rounds once).
+  Value sum = top;
+  if (auto trunc = top.getDefiningOp<arith::TruncFOp>()) {
+    e.ops.insert(trunc);
+    sum = trunc.getIn();
+  } else if (!dType.isF32()) {
+    return std::nullopt;
   }
-  // A tree of additions whose leaves are block arguments.
+  if (auto max = sum.getDefiningOp<arith::MaximumFOp>(); max && isRelu(max)) {
+    e.relu = true;
+    e.ops.insert(max);
+    sum = max.getLhs();
+  }
+  // A tree of additions whose leaves are the product, a bias and a
+  // residual (block arguments of d's type, extended when half).
   bool sawProduct = false;
-  SmallVector<Value> work{root};
+  SmallVector<Value> work{sum};
   while (!work.empty()) {
     Value v = work.pop_back_val();
+    if (v != sum && !v.hasOneUse())
+      return std::nullopt;
     if (auto add = v.getDefiningOp<arith::AddFOp>()) {
       if (add->getBlock() != &body)
         return std::nullopt;
       work.push_back(add.getLhs());
       work.push_back(add.getRhs());
-      ++used;
+      e.ops.insert(add);
       continue;
+    }
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+      e.ops.insert(ext);
+      v = ext.getIn();
     }
     auto arg = dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner() != &body)
       return std::nullopt;
+    if (arg == p) {
+      if (sawProduct)
+        return std::nullopt;
+      sawProduct = true;
+      continue;
+    }
     OpOperand &operand = next->getOpOperand(arg.getArgNumber());
     Value buffer = operand.get();
     AffineMap map = next.getMatchingIndexingMap(&operand);
-    if (buffer == product && map.isIdentity() && !sawProduct) {
-      sawProduct = true;
-    } else if (!e.bias && map.getNumResults() == 1 &&
-               map.getResult(0) == getAffineDimExpr(rank - 1,
-                                                     next.getContext()) &&
-               buffer != product) {
-      e.bias = buffer;
-    } else if (!e.residual && map.isIdentity() && buffer != product) {
-      e.residual = buffer;
-    } else {
+    if (arg.getType() != dType || next.isDpsInit(&operand))
       return std::nullopt;
-    }
+    if (!e.bias && map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(rank - 1, next.getContext()))
+      e.bias = buffer;
+    else if (!e.residual && map.isIdentity())
+      e.residual = buffer;
+    else
+      return std::nullopt;
   }
-  // Nothing else computed in the body.
-  if (!sawProduct || used != body.getOperations().size() - 1)
+  if (!sawProduct)
     return std::nullopt;
+  e.whole = top.hasOneUse() && *top.getUsers().begin() == yield &&
+            outType == dType &&
+            e.ops.size() + 1 == body.getOperations().size();
+  if (!e.whole && !isa_and_present<arith::TruncFOp>(top.getDefiningOp()))
+    return std::nullopt; // an f32 value the op reads anyway: no gain
   return e;
+}
+
+/// Whether something after `after` in its block may read `buffer`'s
+/// contents before it is freed or overwritten as a whole (bufferization
+/// reuses a product's buffer as later scratch).
+bool readLater(Value buffer, Operation *after) {
+  for (Operation *op = after->getNextNode(); op; op = op->getNextNode()) {
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+        dealloc && dealloc.getMemref() == buffer)
+      return false;
+    if (tcc::leavesAlone(op, buffer))
+      continue;
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      return copy.getTarget() != buffer ||
+             tcc::baseOf(copy.getSource()) == tcc::baseOf(buffer);
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.getNumDpsInits() != 1 ||
+        linalgOp.getDpsInitOperand(0)->get() != buffer)
+      return true;
+    OpOperand *init = linalgOp.getDpsInitOperand(0);
+    bool readsInputs = llvm::any_of(linalgOp.getDpsInputs(), [&](Value in) {
+      return tcc::baseOf(in) == tcc::baseOf(buffer);
+    });
+    return readsInputs || linalgOp.payloadUsesValueFromOperand(init) ||
+           !linalgOp.getMatchingIndexingMap(init).isPermutation();
+  }
+  return true;
 }
 
 struct ContractionsToGemmsPass
@@ -282,20 +367,18 @@ struct ContractionsToGemmsPass
       if (auto next = dyn_cast_or_null<linalg::GenericOp>(tcc::nextTouchingBuffers(op)))
         epilogue = matchEpilogue(next, product, rank);
     if (epilogue) {
-      Value out = epilogue->op.getDpsInitOperand(0)->get();
-      auto readLater = [&](Operation *user) {
-        return user != op && user != epilogue->op && user != fill &&
-               !isa<memref::DeallocOp>(user) &&
-               !(user->getBlock() == op->getBlock() &&
-                 user->isBeforeInBlock(op));
-      };
+      // Where the library writes: the op's output (whole), else a new
+      // half-precision buffer the op reads.
+      Value out = epilogue->whole ? epilogue->op.getDpsInitOperand(0)->get()
+                                  : Value();
       // The library reads a and b while it writes d: they may not meet.
-      Value base = tcc::baseOf(out);
-      if ((out != product && llvm::any_of(product.getUsers(), readLater)) ||
+      Value base = out ? tcc::baseOf(out) : Value();
+      if ((out != product && readLater(product, epilogue->op)) ||
           (epilogue->residual &&
            tcc::baseOf(epilogue->residual) == tcc::baseOf(product)) ||
-          base == tcc::baseOf(op.getDpsInputs()[0]) ||
-          base == tcc::baseOf(op.getDpsInputs()[1]))
+          (base && (base == tcc::baseOf(op.getDpsInputs()[0]) ||
+                    base == tcc::baseOf(op.getDpsInputs()[1]))) ||
+          (!epilogue->whole && dispatch))
         epilogue.reset();
     }
 
@@ -331,17 +414,87 @@ struct ContractionsToGemmsPass
       libraryBlock = branch.thenBlock();
       rewriter.setInsertionPoint(libraryBlock->getTerminator());
     }
-    buildCall(rewriter, loc, op, g, product, zeroFilled, epilogue);
-    Value out = epilogue ? epilogue->op.getDpsInitOperand(0)->get() : product;
+    Value d = product;
+    if (epilogue && epilogue->whole)
+      d = epilogue->op.getDpsInitOperand(0)->get();
+    else if (epilogue)
+      d = allocLike(rewriter, loc, product, epilogue->value.getType());
+    buildCall(rewriter, loc, op, g, d, zeroFilled, epilogue);
     if (epilogue) {
       erased.insert(epilogue->op);
+      if (!epilogue->whole) {
+        // The op reads the library's rounded result; d lives until then.
+        rewriter.setInsertionPoint(epilogue->op);
+        linalg::GenericOp reader =
+            rebuildReading(rewriter, *epilogue, product, d);
+        rewriter.setInsertionPointAfter(reader);
+        memref::DeallocOp::create(rewriter, loc, d);
+      }
       rewriter.eraseOp(epilogue->op);
     }
     rewriter.eraseOp(op);
     if (zeroFilled)
       rewriter.eraseOp(fill);
-    if (out != product)
+    if (d != product)
       eraseIfOnlyFreed(rewriter, product);
+  }
+
+  /// A new buffer of `like`'s shape with elements of type `element`.
+  static Value allocLike(OpBuilder &b, Location loc, Value like,
+                         Type element) {
+    auto type = cast<MemRefType>(like.getType());
+    SmallVector<Value> sizes;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        sizes.push_back(memref::DimOp::create(b, loc, like, i));
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), element), sizes);
+  }
+
+  /// `e.op` without the ops the library took over: it reads `rounded` (the
+  /// library's d) where it computed `e.value`, and no longer the product
+  /// or the operands only those ops read.
+  static linalg::GenericOp rebuildReading(IRRewriter &rewriter,
+                                          const Epilogue &e, Value product,
+                                          Value rounded) {
+    linalg::GenericOp op = e.op;
+    Block &body = *op.getBlock();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<BlockArgument> kept;
+    int64_t roundedIndex = -1;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(in);
+      if (in->get() == product) {
+        roundedIndex = inputs.size();
+        inputs.push_back(rounded);
+      } else if (llvm::any_of(arg.getUsers(), [&](Operation *u) {
+                   return !e.ops.contains(u);
+                 })) {
+        inputs.push_back(in->get());
+      } else {
+        continue;
+      }
+      maps.push_back(op.getMatchingIndexingMap(in));
+      kept.push_back(arg);
+    }
+    OpOperand *init = op.getDpsInitOperand(0);
+    maps.push_back(op.getMatchingIndexingMap(init));
+    auto reader = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange(), inputs, ValueRange{init->get()},
+        maps, op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location, ValueRange args) {
+          IRMapping mapping;
+          for (auto [old, now] : llvm::zip(kept, args))
+            mapping.map(old, now);
+          mapping.map(op.getMatchingBlockArgument(init), args.back());
+          mapping.map(e.value, args[roundedIndex]);
+          for (Operation &o : body)
+            if (!e.ops.contains(&o))
+              b.clone(o, mapping);
+        });
+    reader->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    return reader;
   }
 
   /// `x`, which `op` indexes by `map`, as the library takes it: its dims
@@ -414,12 +567,10 @@ struct ContractionsToGemmsPass
 
   /// The operands' views (or copies) and the tcc_gpu.gemm, at the
   /// rewriter's insertion point.
-  void buildCall(IRRewriter &rewriter, Location loc,
-                          linalg::GenericOp op, const GemmDims &g,
-                          Value product, bool zeroFilled,
-                          std::optional<Epilogue> epilogue) {
+  void buildCall(IRRewriter &rewriter, Location loc, linalg::GenericOp op,
+                 const GemmDims &g, Value d, bool zeroFilled,
+                 const std::optional<Epilogue> &epilogue) {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    Value d = epilogue ? epilogue->op.getDpsInitOperand(0)->get() : product;
     Value c = epilogue ? epilogue->residual : Value();
     unsigned nb = g.batch.size(), nm = g.m.size();
     SmallVector<std::pair<Value, Value>> copyBack;

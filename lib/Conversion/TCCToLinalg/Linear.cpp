@@ -45,11 +45,12 @@ AffineMap contractionMap(MLIRContext *ctx, int64_t numLoops, int64_t numBatch,
 
 /// Contraction generic: out[resultMap] += a[aMap] * b[bMap] over `numLoops`
 /// loops whose last one is the reduction. Accumulates in f32 for halves and
-/// converts to `resultType` at the end.
+/// converts to `resultType` at the end, unless `round` is false (the caller
+/// adds a bias first: one rounding, as the reference and cuBLASLt do).
 Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                        AffineMap aMap, AffineMap bMap, AffineMap outMap,
                        RankedTensorType resultType,
-                       ArrayRef<Value> resultDims) {
+                       ArrayRef<Value> resultDims, bool round = true) {
   Type acc = computeType(resultType.getElementType());
   auto accType = RankedTensorType::get(resultType.getShape(), acc);
   Value init = filledTensor(b, loc, accType, resultDims,
@@ -69,7 +70,7 @@ Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                                 arith::AddFOp::create(nb, l, p, args[2]).getResult());
       });
   Value r = generic.getResult(0);
-  if (acc == resultType.getElementType())
+  if (acc == resultType.getElementType() || !round)
     return r;
   return buildMapped(b, loc, resultType, resultDims, r,
                      AffineMap::getMultiDimIdentityMap(resultType.getRank(),
@@ -184,7 +185,8 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
     Value r = buildContraction(
         rewriter, loc, x, wRead, AffineMap::get(loops, 0, xExprs, ctx),
         AffineMap::get(loops, 0, wExprs, ctx),
-        AffineMap::get(loops, 0, outExprs, ctx), rt, dims);
+        AffineMap::get(loops, 0, outExprs, ctx), rt, dims,
+        /*round=*/!op.getBias());
     if (Value bias = op.getBias()) {
       assertSameDim(rewriter, loc, bias, 0, w, 0,
                     "tcc.linear: bias size differs from the output features");

@@ -320,3 +320,212 @@ func.func @shared_transpose_scratch(%x: memref<64x32xf32>, %w1: memref<48x32xf32
   memref.dealloc %t : memref<32x48xf32>
   return
 }
+
+// -----
+
+// bf16 linear + bias (one rounding, after the bias): the library writes
+// bf16 with the bias as its epilogue, straight into the op's output.
+#x = affine_map<(d0, d1, d2) -> (d0, d2)>
+#w = affine_map<(d0, d1, d2) -> (d1, d2)>
+#y = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @bf16_linear_bias
+//  CHECK-SAME:   %[[X:[a-z0-9]+]]: memref<?x256xbf16>, %[[W:[a-z0-9]+]]: memref<512x256xbf16>, %[[B:[a-z0-9]+]]: memref<512xbf16>
+//       CHECK:   %[[OUT:.+]] = memref.alloc(%{{.+}}) : memref<?x512xbf16>
+//       CHECK:   tcc_gpu.gemm %[[X]], %{{.+}} bias %[[B]] into %[[OUT]] : {{.+}} into memref<?x512xbf16>
+//   CHECK-NOT:   linalg.
+//   CHECK-NOT:   xf32>
+//       CHECK:   return %[[OUT]]
+func.func @bf16_linear_bias(%x: memref<?x256xbf16>, %w: memref<512x256xbf16>,
+                            %b: memref<512xbf16>) -> memref<?x512xbf16> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x256xbf16>
+  %p = memref.alloc(%n) : memref<?x512xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x512xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<?x256xbf16>, memref<512x256xbf16>)
+      outs(%p : memref<?x512xf32>) {
+  ^bb0(%a: bf16, %v: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %ve = arith.extf %v : bf16 to f32
+    %m = arith.mulf %ae, %ve : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc(%n) : memref<?x512xbf16>
+  linalg.generic {indexing_maps = [#id, #row, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p, %b : memref<?x512xf32>, memref<512xbf16>)
+      outs(%out : memref<?x512xbf16>) {
+  ^bb0(%v: f32, %bias: bf16, %o: bf16):
+    %be = arith.extf %bias : bf16 to f32
+    %s = arith.addf %v, %be : f32
+    %r = arith.truncf %s : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %p : memref<?x512xf32>
+  return %out : memref<?x512xbf16>
+}
+
+// -----
+
+// bf16 fc1 + bias + GELU: the library adds the bias and rounds into a new
+// bf16 buffer; the GELU op reads that instead of the f32 product (and no
+// longer the bias). The f32 product's buffer is gone.
+#x = affine_map<(d0, d1, d2) -> (d0, d2)>
+#w = affine_map<(d0, d1, d2) -> (d1, d2)>
+#y = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @bf16_bias_then_gelu
+//  CHECK-SAME:   %[[X:[a-z0-9]+]]: memref<64x256xbf16>, %[[W:[a-z0-9]+]]: memref<512x256xbf16>, %[[B:[a-z0-9]+]]: memref<512xbf16>
+//   CHECK-NOT:   xf32>
+//       CHECK:   %[[OUT:.+]] = memref.alloc() : memref<64x512xbf16>
+//       CHECK:   %[[D:.+]] = memref.alloc() : memref<64x512xbf16>
+//       CHECK:   tcc_gpu.gemm %[[X]], %{{.+}} bias %[[B]] into %[[D]]
+//       CHECK:   linalg.generic {{.+}} ins(%[[D]] : memref<64x512xbf16>) outs(%[[OUT]] : memref<64x512xbf16>)
+//  CHECK-NEXT:   ^bb0(%[[IN:.+]]: bf16, %{{.+}}: bf16):
+//  CHECK-NEXT:     arith.extf %[[IN]]
+//       CHECK:     math.erf
+//       CHECK:   memref.dealloc %[[D]]
+//   CHECK-NOT:   xf32>
+//       CHECK:   return %[[OUT]]
+func.func @bf16_bias_then_gelu(%x: memref<64x256xbf16>, %w: memref<512x256xbf16>,
+                               %b: memref<512xbf16>) -> memref<64x512xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %p = memref.alloc() : memref<64x512xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64x512xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<64x256xbf16>, memref<512x256xbf16>)
+      outs(%p : memref<64x512xf32>) {
+  ^bb0(%a: bf16, %v: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %ve = arith.extf %v : bf16 to f32
+    %m = arith.mulf %ae, %ve : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<64x512xbf16>
+  linalg.generic {indexing_maps = [#id, #row, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p, %b : memref<64x512xf32>, memref<512xbf16>)
+      outs(%out : memref<64x512xbf16>) {
+  ^bb0(%v: f32, %bias: bf16, %o: bf16):
+    %be = arith.extf %bias : bf16 to f32
+    %s = arith.addf %v, %be : f32
+    %r = arith.truncf %s : f32 to bf16
+    %e = arith.extf %r : bf16 to f32
+    %t = math.erf %e : f32
+    %g = arith.mulf %t, %half : f32
+    %h = arith.truncf %g : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  memref.dealloc %p : memref<64x512xf32>
+  return %out : memref<64x512xbf16>
+}
+
+// -----
+
+// Not rounded by the library: the op reads the f32 product itself (here
+// doubled before rounding), so d stays f32 and the op stays as it is.
+// The bias stays in the op too (the sum is not all it computes).
+#x = affine_map<(d0, d1, d2) -> (d0, d2)>
+#w = affine_map<(d0, d1, d2) -> (d1, d2)>
+#y = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @bf16_product_read_in_f32
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %[[P:.+]] : {{.+}} into memref<64x512xf32>
+//       CHECK:   linalg.generic {{.+}} ins(%[[P]], %{{.+}} : memref<64x512xf32>, memref<512xbf16>)
+func.func @bf16_product_read_in_f32(%x: memref<64x256xbf16>, %w: memref<512x256xbf16>,
+                                    %b: memref<512xbf16>) -> memref<64x512xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<64x512xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64x512xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<64x256xbf16>, memref<512x256xbf16>)
+      outs(%p : memref<64x512xf32>) {
+  ^bb0(%a: bf16, %v: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %ve = arith.extf %v : bf16 to f32
+    %m = arith.mulf %ae, %ve : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<64x512xbf16>
+  linalg.generic {indexing_maps = [#id, #row, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p, %b : memref<64x512xf32>, memref<512xbf16>)
+      outs(%out : memref<64x512xbf16>) {
+  ^bb0(%v: f32, %bias: bf16, %o: bf16):
+    %be = arith.extf %bias : bf16 to f32
+    %v2 = arith.addf %v, %v : f32
+    %s = arith.addf %v2, %be : f32
+    %r = arith.truncf %s : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %p : memref<64x512xf32>
+  return %out : memref<64x512xbf16>
+}
+
+// -----
+
+// The product's buffer is reused later as scratch, written whole before
+// anything reads it: the epilogue still joins. A later op that reads the
+// old contents first keeps the product (see @product_read_later).
+#x = affine_map<(d0, d1, d2) -> (d0, d2)>
+#w = affine_map<(d0, d1, d2) -> (d2, d1)>
+#y = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @product_buffer_reused
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} bias %{{.+}} into %[[OUT:[a-z0-9_]+]] :
+//       CHECK:   linalg.generic {{.+}} ins(%[[OUT]] : memref<64x48xf32>)
+func.func @product_buffer_reused(%x: memref<64x32xf32>, %w: memref<32x48xf32>,
+                                 %b: memref<48xf32>) -> memref<64x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<64x48xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64x48xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #y],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<64x32xf32>, memref<32x48xf32>)
+      outs(%p : memref<64x48xf32>) {
+  ^bb0(%a: f32, %v: f32, %o: f32):
+    %m = arith.mulf %a, %v : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<64x48xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p, %b : memref<64x48xf32>, memref<48xf32>)
+      outs(%out : memref<64x48xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    linalg.yield %s : f32
+  }
+  // %p as scratch: written whole (its old contents unread), then read.
+  linalg.generic {indexing_maps = [#id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%out : memref<64x48xf32>) outs(%p : memref<64x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.mulf %v, %v : f32
+    linalg.yield %s : f32
+  }
+  %r = memref.alloc() : memref<64x48xf32>
+  linalg.generic {indexing_maps = [#id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p : memref<64x48xf32>) outs(%r : memref<64x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %v : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<64x48xf32>
+  return %r : memref<64x48xf32>
+}

@@ -101,6 +101,24 @@ func.func @linear_bias(%x: tensor<?x16xf32>, %w: tensor<32x16xf32>, %b: tensor<3
 
 // -----
 
+// A bf16 linear with a bias rounds once: the f32 accumulator plus the
+// bias, then to bf16 (as the reference evaluator and cuBLASLt's bias
+// epilogue do), not the product rounded before the bias is added.
+// CHECK-LABEL: func.func @linear_bias_bf16
+//       CHECK:   %[[ACC:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<8x32xf32>)
+//       CHECK:   linalg.generic {{.+}} ins(%[[ACC]], %{{.+}} : tensor<8x32xf32>, tensor<32xbf16>) outs(%{{.+}} : tensor<8x32xbf16>)
+//  CHECK-NEXT:   ^bb0(%[[P:.+]]: f32, %[[B:.+]]: bf16, %{{.+}}: bf16):
+//  CHECK-NEXT:     %[[BE:.+]] = arith.extf %[[B]] : bf16 to f32
+//  CHECK-NEXT:     %[[S:.+]] = arith.addf %[[P]], %[[BE]] : f32
+//  CHECK-NEXT:     %[[R:.+]] = arith.truncf %[[S]] : f32 to bf16
+//  CHECK-NEXT:     linalg.yield %[[R]] : bf16
+func.func @linear_bias_bf16(%x: tensor<8x16xbf16>, %w: tensor<32x16xbf16>, %b: tensor<32xbf16>) -> tensor<8x32xbf16> {
+  %0 = tcc.linear %x, %w, %b : (tensor<8x16xbf16>, tensor<32x16xbf16>, tensor<32xbf16>) -> tensor<8x32xbf16>
+  return %0 : tensor<8x32xbf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @linear_dynamic_features
 //  CHECK-SAME:   %[[IN:[a-zA-Z0-9_]+]]: tensor<4x?xf32>, %[[WT:[a-zA-Z0-9_]+]]: tensor<32x?xf32>
 //   CHECK-DAG:   %[[KW:.+]] = tensor.dim %[[WT]], %{{.+}} : tensor<32x?xf32>
