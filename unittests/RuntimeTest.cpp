@@ -646,6 +646,23 @@ TEST(InputSpec, RandomRanges) {
   EXPECT_EQ(bits, (std::set<uint8_t>{0, 1}));
 }
 
+TEST(InputSpec, RandomScaled) {
+  // The same stream, scaled (by a power of two here: exactly).
+  std::vector<double> plain = values(parseOk("64xf32=random", 2, 5));
+  std::vector<double> scaled = values(parseOk("64xf32=random*0.125", 2, 5));
+  ASSERT_EQ(plain.size(), scaled.size());
+  for (size_t i = 0; i < plain.size(); ++i)
+    EXPECT_EQ(scaled[i], plain[i] * 0.125);
+  EXPECT_EQ(values(parseOk("4xf32=random * 1", 0, 0)),
+            values(parseOk("4xf32=random", 0, 0)));
+  EXPECT_EQ(parseError("2xf32=random*"),
+            "input 0: expected 'random' or 'random*SCALE', got 'random*'");
+  EXPECT_EQ(parseError("2xf32=random/2"),
+            "input 0: expected 'random' or 'random*SCALE', got 'random/2'");
+  EXPECT_EQ(parseError("2xf32=random*2x"),
+            "input 0: expected 'random' or 'random*SCALE', got 'random*2x'");
+}
+
 //===----------------------------------------------------------------------===//
 // Formatting, comparison, checksums
 //===----------------------------------------------------------------------===//

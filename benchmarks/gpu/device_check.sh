@@ -58,6 +58,26 @@ for spec in "copy 512 --input=$x" "add_relu_mul 768 --input=$x --input=$x" \
     printf "%-14s %8.1f us %8.0f GB/s\n", n, t, m * 1048576 / (t * 1e-6) / 1e9 }'
 done
 
+# The anchors' memory-bound ops as PyTorch writes them (composite layer_norm
+# and softmax, x + b with vectors), f32 and bf16: MiB read + written.
+for dt in f32 bf16; do
+  [ "$dt" = f32 ] && mib=512 || mib=256
+  echo "== memory-bound ops, 16384 x 4096 $dt (graph replays)"
+  x=16384x4096x$dt=random v=4096x$dt=random
+  for spec in "copy --input=$x" "layer_norm --input=$x --input=$v --input=$v" \
+              "softmax --input=$x" "bias_gelu --input=$x --input=$v" \
+              "add_relu_mul --input=$x --input=$v --input=$v"; do
+    set -- $spec
+    name=$1
+    shift
+    us=$(./tcc-run-lib "./libmemory_bound_$dt.so" --function="$name" "$@" \
+         --benchmark=20 --graph |
+         sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
+    awk -v n="$name" -v m="$mib" -v t="$us" -v d="$dt" 'BEGIN {
+      printf "%-14s %-5s %8.1f us %8.0f GB/s\n", n, d, t, m * 1048576 / (t * 1e-6) / 1e9 }'
+  done
+done
+
 # Matrix products through cuBLASLt at a ViT-B/16 MLP's shapes (batch 32 x
 # 197 tokens): fc1 + GELU (the GELU a kernel of its own) and fc2 + bias +
 # residual (all in the library's epilogue); torch_gemm.py, beside DIR,

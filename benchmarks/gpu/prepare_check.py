@@ -23,7 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.join(ROOT, "build", "bin")
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "gpu-check")
 
-# name, module, function, sizes of the size symbols, rtol, atol
+# name, module, function, sizes of the size symbols, rtol, atol[, scale of
+# the random inputs (a whole bf16 block's values stay in a sane range)]
 CASES = [
     ("softmax", "benchmarks/gpu/cases/softmax.mlir", "softmax", {"N": 300}, 1e-4, 1e-6),
     ("layer_norm", "benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 1e-4, 1e-5),
@@ -44,6 +45,12 @@ CASES = [
     ("gemm_matmul_at", "benchmarks/gpu/cases/gemms.mlir", "matmul_at", {}, 1e-4, 1e-4),
     ("gemm_linear_bf16", "benchmarks/gpu/cases/gemms.mlir", "linear_bf16", {"N": 300}, 2e-2, 2e-2),
     ("gemm_matmul_f16", "benchmarks/gpu/cases/gemms.mlir", "matmul_f16", {"B": 2}, 2e-2, 2e-2),
+    ("gemm_fc1_gelu_bf16", "benchmarks/gpu/cases/gemms.mlir", "fc1_gelu_bf16", {"N": 200}, 2e-2, 2e-2),
+    # bf16 copies of f32 cases (every tensor type rewritten: bf16()).
+    ("softmax_bf16", "bf16:benchmarks/gpu/cases/softmax.mlir", "softmax", {"N": 300}, 2e-2, 2e-2),
+    ("layer_norm_bf16", "bf16:benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 2e-2, 5e-2),
+    ("bias_gelu_bf16", "bf16:benchmarks/gpu/cases/bias_gelu.mlir", "bias_gelu", {"N": 129}, 2e-2, 2e-2),
+    ("vit_block_197_bf16", "bf16:examples/vit_block.mlir", "vit_block", {"B": 2, "S": 197}, 2e-2, 2e-2, 0.1),
 ]
 
 
@@ -60,12 +67,24 @@ def shape_of(dims, sizes):
     return out
 
 
+def bf16(module):
+    """A copy of `module` (under OUT) with every f32 tensor in bf16."""
+    text = open(os.path.join(ROOT, module)).read()
+    text = re.sub(r"x(f32)>", "xbf16>", text).replace("tensor<f32>", "tensor<bf16>")
+    path = os.path.join(OUT, os.path.basename(module).replace(".mlir", "_bf16.mlir"))
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     shutil.copy(os.path.join(BIN, "tcc-run-lib"), OUT)
     lines = []
-    for name, module, function, sizes, rtol, atol in CASES:
-        src = os.path.join(ROOT, module)
+    for case in CASES:
+        name, module, function, sizes, rtol, atol = case[:6]
+        random = "random" if len(case) == 6 else "random*%g" % case[6]
+        src = bf16(module[5:]) if module.startswith("bf16:") else os.path.join(ROOT, module)
         lib = os.path.join(OUT, "lib%s.so" % name)
         subprocess.run([os.path.join(BIN, "tcc-compile"), src, "--target=cuda",
                         "-o", lib], check=True)
@@ -74,7 +93,7 @@ def main():
         specs = []
         for t in entry["inputs"]:
             shape = shape_of(t["shape"], sizes)
-            specs.append("x".join(str(s) for s in shape) + "x" + t["dtype"] + "=random")
+            specs.append("x".join(str(s) for s in shape) + "x" + t["dtype"] + "=" + random)
         expected = []
         outputs = []
         for r in range(len(entry["results"])):
@@ -95,6 +114,12 @@ def main():
                         "--target=cuda", "-o",
                         os.path.join(OUT, "libfusion_%s.so" % name)], check=True)
         print("prepared timing", name)
+    # The anchors' memory-bound ops as PyTorch writes them, f32 and bf16.
+    mb = "benchmarks/gpu/cases/memory_bound.mlir"
+    for suffix, src in (("f32", os.path.join(ROOT, mb)), ("bf16", bf16(mb))):
+        subprocess.run([os.path.join(BIN, "tcc-compile"), src, "--target=cuda",
+                        "-o", os.path.join(OUT, "libmemory_bound_%s.so" % suffix)],
+                       check=True)
     subprocess.run([os.path.join(BIN, "tcc-compile"),
                     os.path.join(ROOT, "benchmarks", "gpu", "cases", "gemms.mlir"),
                     "--target=cuda", "-o", os.path.join(OUT, "libgemms.so")],
@@ -105,6 +130,11 @@ def main():
                     os.path.join(ROOT, "examples", "vit_b16.mlir"),
                     "--target=cuda", "-o", os.path.join(OUT, "libvit_b16.so")],
                    check=True)
+    vit_bf16 = os.path.join(OUT, "vit_b16_bf16.mlir")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_vit_b16.py"),
+                    "--dtype", "bf16", "-o", vit_bf16], check=True)
+    subprocess.run([os.path.join(BIN, "tcc-compile"), vit_bf16, "--target=cuda",
+                    "-o", os.path.join(OUT, "libvit_b16_bf16.so")], check=True)
     for f in ["benchmarks/gpu/vit_harness.py", "scripts/gen_vit_b16.py"]:
         shutil.copy(os.path.join(ROOT, f), OUT)
     # The 1 kHz loop's bucket: batch 1 fixed, so the products stay

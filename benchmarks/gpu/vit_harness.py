@@ -3,9 +3,13 @@
 (tcc-compile examples/vit_b16.mlir --target=cuda) and PyTorch's timm
 vit_base_patch16_224 with the same weights and images.
 
-    python3 vit_harness.py --lib ./libvit_b16.so [--batch 1,4]
-        [--modes eager,default,reduce-overhead,max-autotune]
+    python3 vit_harness.py [--dtype f32|bf16] [--lib ./libvit_b16.so]
+        [--batch 1,4] [--modes eager,default,reduce-overhead,max-autotune]
         [--json vit.json] [--md vit.md]
+
+With --dtype bf16 the model is timm's after .to(torch.bfloat16), and tcc's
+library is libvit_b16_bf16.so (gen_vit_b16.py --dtype bf16): the same
+bf16 weights and images on both sides.
 
 For each batch size: tcc's result against eager's (max abs error, and
 relative to eager's largest logit), then median milliseconds per call from
@@ -69,11 +73,12 @@ class Library:
         self.check(self.so.tcc_run(b"vit_b16", args, len(inputs), out, 1), "tcc_run")
         return out
 
-    def to_torch(self, result):
+    def to_torch(self, result, dtype):
         shape = [result.shape[i] for i in range(result.rank)]
-        t = torch.empty(shape, device="cuda", dtype=torch.float32)
+        t = torch.empty(shape, device="cuda", dtype=dtype)
         import cupy
-        cupy.cuda.runtime.memcpy(t.data_ptr(), result.data, t.numel() * 4, 3)
+        cupy.cuda.runtime.memcpy(t.data_ptr(), result.data,
+                                 t.numel() * t.element_size(), 3)
         return t
 
     def release(self, out):
@@ -92,7 +97,9 @@ def median_ms(fn, reps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lib", default=os.path.join(HERE, "libvit_b16.so"))
+    ap.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
+    ap.add_argument("--lib", help="default: libvit_b16.so, or "
+                    "libvit_b16_bf16.so with --dtype bf16, beside this script")
     ap.add_argument("--batch", default="1,4")
     ap.add_argument("--modes", default="eager,default,reduce-overhead")
     ap.add_argument("--reps", type=int, default=30)
@@ -102,10 +109,15 @@ def main():
                     help="print tcc's kernels by GPU time (CUPTI, through "
                          "torch.profiler) at each batch")
     args = ap.parse_args()
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
+    if not args.lib:
+        args.lib = os.path.join(HERE, "libvit_b16%s.so" % (
+            "" if args.dtype == "f32" else "_" + args.dtype))
 
     import timm
     torch.manual_seed(0)
     model = timm.create_model("vit_base_patch16_224", pretrained=False).cuda().eval()
+    model = model.to(dtype)
     state = model.state_dict()
     names = [n for n, _ in gen_vit_b16.params(12)]
     missing = [n for n in names if n not in state]
@@ -115,14 +127,15 @@ def main():
     lib = Library(args.lib)
     rows = []
     for batch in [int(b) for b in args.batch.split(",")]:
-        image = torch.randn(batch, 3, 224, 224, device="cuda")
+        image = torch.randn(batch, 3, 224, 224, device="cuda", dtype=dtype)
         inputs = [image] + weights
-        row = {"batch": batch, "dtype": "f32"}
+        row = {"batch": batch, "dtype": args.dtype}
         with torch.no_grad():
             reference = model(image)
             torch.cuda.synchronize()
             out = lib.run(inputs)
-            ours = lib.to_torch(out[0])
+            ours = lib.to_torch(out[0], dtype).float()
+            reference = reference.float()
             lib.release(out)
             err = (ours - reference).abs().max().item()
             row["max_abs_error"] = err
@@ -153,7 +166,7 @@ def main():
             row["tcc_graph_ms"] = median_ms(
                 lambda: lib.check(lib.so.tcc_graph_launch(graph), "tcc_graph_launch"),
                 args.reps)
-            replayed = lib.to_torch(outs[0])
+            replayed = lib.to_torch(outs[0], dtype).float()
             row["graph_max_abs_error"] = (replayed - reference).abs().max().item()
             lib.so.tcc_graph_destroy(graph)
 
@@ -177,13 +190,13 @@ def main():
     with open(args.json, "w") as f:
         json.dump(rows, f, indent=1)
     modes = args.modes.split(",")
-    lines = ["| batch | tcc_run ms | tcc graph ms | " +
+    lines = ["| batch | dtype | tcc_run ms | tcc graph ms | " +
              " | ".join("torch %s ms" % m for m in modes) +
              " | tcc max abs err (rel) |",
-             "|---" * (4 + len(modes)) + "|"]
+             "|---" * (5 + len(modes)) + "|"]
     for r in rows:
-        lines.append("| %d | %.3f | %.3f | %s | %.2g (%.1g) |" % (
-            r["batch"], r["tcc_run_ms"], r["tcc_graph_ms"],
+        lines.append("| %d | %s | %.3f | %.3f | %s | %.2g (%.1g) |" % (
+            r["batch"], r["dtype"], r["tcc_run_ms"], r["tcc_graph_ms"],
             " | ".join("%.3f" % r.get(m + "_ms", float("nan")) for m in modes),
             r["max_abs_error"], r["relative_error"]))
     with open(args.md, "w") as f:

@@ -339,6 +339,8 @@ static LogicalResult evalAttention(OpState &s) {
   const double negInf = -std::numeric_limits<double>::infinity();
   Shape index, scoreIndex;
   std::vector<double> scores(sk);
+  bool isHalf = v.dtype == DType::F16 || v.dtype == DType::BF16;
+  HostTensor rounded(v.dtype, {1});
   for (int64_t bi = 0, be = numElementsOf(*batch); bi < be; ++bi) {
     unravelIndex(bi, *batch, index);
     int64_t qBase = broadcastSourceIndex(index, qBatch) * sq * d;
@@ -372,11 +374,19 @@ static LogicalResult evalAttention(OpState &s) {
         scores[j] = std::exp(scores[j] - maxScore);
         sum += scores[j];
       }
+      // With a half-precision v the probabilities are rounded to its type
+      // before the product with v (tcc.attention's definition).
+      if (isHalf) {
+        for (int64_t j = 0; j < sk; ++j) {
+          rounded.setDouble(0, scores[j] / sum);
+          scores[j] = rounded.getDouble(0);
+        }
+      }
       for (int64_t e = 0; e < dv; ++e) {
         double acc = 0.0;
         for (int64_t j = 0; j < sk; ++j)
           acc += scores[j] * at(v, vBase + j * dv + e);
-        out->setDouble((bi * sq + i) * dv + e, acc / sum);
+        out->setDouble((bi * sq + i) * dv + e, isHalf ? acc : acc / sum);
       }
     }
   }

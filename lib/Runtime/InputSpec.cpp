@@ -326,8 +326,24 @@ bool parseInputSpec(const std::string &spec, unsigned inputIndex, uint64_t seed,
   std::string_view values = eq == std::string_view::npos
                                 ? std::string_view()
                                 : trim(s.substr(eq + 1));
-  if (values == "random") {
+  if (values.substr(0, 6) == "random") {
+    // "random*S": the floats scaled by S (a model's activations stay in
+    // the range its weights expect).
+    std::string_view scaleText = trim(values.substr(6));
+    double scale = 1.0;
+    if (!scaleText.empty()) {
+      std::string text(trim(scaleText.substr(1)));
+      char *end = nullptr;
+      scale = std::strtod(text.c_str(), &end);
+      if (scaleText[0] != '*' || text.empty() || *end != '\0' ||
+          !std::isfinite(scale))
+        return fail("expected 'random' or 'random*SCALE', got '" +
+                    std::string(values) + "'");
+    }
     fillRandom(t, seed, inputIndex);
+    if (scale != 1.0 && isFloatDType(t.dtype))
+      for (int64_t i = 0, n = t.numElements(); i < n; ++i)
+        t.setDouble(i, t.getDouble(i) * scale);
     out = std::move(t);
     return true;
   }

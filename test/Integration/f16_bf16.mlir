@@ -137,6 +137,15 @@ func.func @attention_f16(%q: tensor<?x2x6x8xf16>, %k: tensor<?x2x6x8xf16>, %v: t
   return %0 : tensor<?x2x6x8xf16>
 }
 
+// bf16 attention over 50 keys (probabilities rounded to bf16 before the
+// product with v, in the compiled code and in the reference).
+// RUN: tcc-run %s --function=attention_bf16 --input=2x3x50x16xbf16=random --input=2x3x50x16xbf16=random --input=2x3x50x16xbf16=random --check-reference | FileCheck %s --check-prefix=ATTN_BF16
+// ATTN_BF16: [SUCCESS] result[0] matches the reference (2x3x50x16xbf16)
+func.func @attention_bf16(%q: tensor<?x3x50x16xbf16>, %k: tensor<?x3x50x16xbf16>, %v: tensor<?x3x50x16xbf16>) -> tensor<?x3x50x16xbf16> {
+  %0 = tcc.attention %q, %k, %v : (tensor<?x3x50x16xbf16>, tensor<?x3x50x16xbf16>, tensor<?x3x50x16xbf16>) -> tensor<?x3x50x16xbf16>
+  return %0 : tensor<?x3x50x16xbf16>
+}
+
 // Mixed precision: bf16 weights, compute in f32, cast back.
 // RUN: tcc-run %s --function=mixed_precision --input=3x16xbf16=random --input=8x16xbf16=random --check-reference | FileCheck %s --check-prefix=MIXED
 // MIXED: [SUCCESS] result[0] matches the reference (3x8xbf16)

@@ -11,6 +11,7 @@
 //   "2xi1=true 0"           i1 accepts true/false/1/0
 //   "2x3xf32=random"        deterministic uniform values: floats in [-1, 1),
 //                           integers in [-4, 4], i1 in {0, 1}
+//   "2x3xf32=random*0.05"   the same floats times 0.05
 //   "@path.npy"             a .npy file
 //   "2x3xf32=@path.bin"     raw little-endian bytes (exact size required);
 //                           a ".npy" path is read as .npy and must match

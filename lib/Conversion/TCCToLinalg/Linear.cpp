@@ -510,8 +510,14 @@ struct AttentionToGenerics : OpRewritePattern<AttentionOp> {
                                  return arith::AddFOp::create(b, l, x, a)
                                      .getResult();
                                });
+    // Half-precision v: the probabilities are rounded to v's type for the
+    // second product (as flash attention and cuDNN do), so it is a product
+    // of two half operands (cuBLASLt on the GPU).
+    Type vElement = op.getV().getType().getElementType();
+    auto pType = RankedTensorType::get(
+        sShape, isa<Float16Type, BFloat16Type>(vElement) ? vElement : f);
     Value normalized = buildMapped(
-        rewriter, loc, sType, sDims, ValueRange{probs, sum},
+        rewriter, loc, pType, sDims, ValueRange{probs, sum},
         {AffineMap::getMultiDimIdentityMap(rank, ctx), rowMap},
         [](OpBuilder &b, Location l, ValueRange a) -> Value {
           return arith::DivFOp::create(b, l, a[0], a[1]);

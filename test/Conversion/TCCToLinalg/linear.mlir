@@ -309,6 +309,21 @@ func.func @attention_default_scale_float_mask(%q: tensor<4x8xf32>, %m: tensor<1x
 
 // -----
 
+// bf16: scores and softmax in f32; the probabilities are rounded to bf16
+// (v's type) and the second product reads two bf16 operands.
+// CHECK-LABEL: func.func @attention_bf16_rounds_probabilities
+//       CHECK:   %[[P:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x4x6xbf16>)
+//       CHECK:     arith.divf %{{.+}}, %{{.+}} : f32
+//       CHECK:     arith.truncf %{{.+}} : f32 to bf16
+//       CHECK:   linalg.generic {{.+}} ins(%[[P]], %{{.+}} : tensor<2x4x6xbf16>, tensor<2x6x16xbf16>)
+//  CHECK-NEXT:   ^bb0(%{{.+}}: bf16, %{{.+}}: bf16, %{{.+}}: f32):
+func.func @attention_bf16_rounds_probabilities(%q: tensor<2x4x8xbf16>, %k: tensor<2x6x8xbf16>, %v: tensor<2x6x16xbf16>) -> tensor<2x4x16xbf16> {
+  %0 = tcc.attention %q, %k, %v : (tensor<2x4x8xbf16>, tensor<2x6x8xbf16>, tensor<2x6x16xbf16>) -> tensor<2x4x16xbf16>
+  return %0 : tensor<2x4x16xbf16>
+}
+
+// -----
+
 // Many static rows: the weight is transposed once to [in, out] and the
 // contraction reads it row-major.
 // CHECK-LABEL: func.func @linear_many_rows

@@ -381,7 +381,9 @@ def TCC_AttentionOp : TCC_InferredOp<"attention"> {
     [..., Sq, D], k [..., Sk, D], v [..., Sk, Dv] (equal leading dims). `scale`
     defaults to 1/sqrt(D). An i1 `mask` keeps positions where it is true, a
     float mask is added; both broadcast to [..., Sq, Sk]. `is_causal` keeps
-    key j for query i only when j <= i.
+    key j for query i only when j <= i. Scores and softmax are computed in
+    f32 (or wider); with an f16/bf16 `v` the probabilities are rounded to
+    v's type before the product with v, as flash attention does.
 
     Example:
     ```mlir
