@@ -194,6 +194,10 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   loops.addPass(createParallelLoopsToGPUPass(kernels));
   loops.addPass(createCanonicalizerPass());
   loops.addPass(createCSEPass());
+  // Constants (and dims, selects, compares) back into the kernels: CSE
+  // merged them with the host's, and a kernel would take them as
+  // parameters (64-bit divisions by a "constant" parameter are slow).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Launches, copies and frees become async ops chained on one stream; the
   // host waits only where it needs a result.

@@ -7,10 +7,12 @@
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa" --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa cublaslt=false" --split-input-file | FileCheck %s --check-prefix=GENERATED
 
-// add + relu + mul by a broadcast row: one fused kernel. One thread per
-// element, consecutive threads on consecutive columns; the result buffer
-// is device memory; allocation and launch are queued on one stream that
-// the host waits for once, before returning.
+// add + relu + mul by a broadcast row: one fused kernel. Four consecutive
+// columns per thread, read and written with 16-byte vector accesses when
+// the pointers are aligned (else the scalar body); the sizes are constants
+// in the kernel, not parameters. The result buffer is device memory;
+// allocation and launch are queued on one stream that the host waits for
+// once, before returning.
 // CHECK-LABEL: llvm.func @add_relu_mul
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
 //       CHECK:   llvm.call @mgpuMemAlloc(%{{.+}}, %[[S]]
@@ -21,13 +23,17 @@
 //  CHECK-SAME: .target sm_90
 //  CHECK-SAME: .visible .entry add_relu_mul_loop(
 //  CHECK-SAME: .maxntid 256, 1, 1
-//  CHECK-SAME: %ctaid.x
 //  CHECK-SAME: %tid.x
+//  CHECK-SAME: %ctaid.x
+//   CHECK-NOT: div.s64
+//  CHECK-SAME: and.b64 {{.*}}, 15;
 //  CHECK-SAME: ld.global.b32
+//  CHECK-SAME: st.global.b32
+//  CHECK-SAME: ld.global.v4.b32
 //  CHECK-SAME: add.rn.f32
 //  CHECK-SAME: max.NaN.f32
 //  CHECK-SAME: mul.rn.f32
-//  CHECK-SAME: st.global.b32
+//  CHECK-SAME: st.global.v4.b32
 func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c: tensor<4096xf32>) -> tensor<1024x4096xf32> {
   %0 = tcc.add %a, %b : (tensor<1024x4096xf32>, tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
   %1 = tcc.relu %0 : (tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
