@@ -199,6 +199,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   // parameters (64-bit divisions by a "constant" parameter are slow).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createDeduplicateKernelsPass());
   // Launches, copies and frees become async ops chained on one stream; the
   // host waits only where it needs a result.
   pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());

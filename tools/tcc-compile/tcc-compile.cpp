@@ -278,9 +278,13 @@ createTargetMachine(std::string &error) {
     features = f.getString();
   }
   llvm::TargetOptions options;
+  // With --target=cuda the host code only sets up descriptors and calls
+  // the runtime (the kernels are compiled apart): a light optimization
+  // level keeps tcc-compile fast.
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
       triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      target == Target::CUDA ? llvm::CodeGenOptLevel::Less
+                             : llvm::CodeGenOptLevel::Aggressive));
   if (!tm)
     error = "no target machine for " + triple.str() + " / " + cpu;
   return tm;
@@ -329,7 +333,8 @@ static LogicalResult emitObject(ModuleOp lowered, StringRef path,
     return failure();
   module->setDataLayout(tm->createDataLayout());
   module->setTargetTriple(triple);
-  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm.get())(module.get())) {
+  if (llvm::Error e = makeOptimizingTransformer(
+          target == Target::CUDA ? 1 : 3, 0, tm.get())(module.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(e));
     return failure();
   }

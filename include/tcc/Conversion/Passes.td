@@ -349,6 +349,20 @@ def RowReductionsToGPUPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def DeduplicateKernelsPass : Pass<"tcc-deduplicate-kernels", "ModuleOp"> {
+  let summary = "One kernel for each set of identical outlined kernels";
+  let description = [{
+    After gpu-kernel-outlining, kernels of one `gpu.module` whose bodies,
+    types and attributes (the name aside) are identical are merged: the
+    first is kept and every `gpu.launch_func` of the others launches it.
+    A transformer's blocks repeat the same kernels (ViT-B/16: 12 copies of
+    each block's kernels): NVPTX and ptxas then compile each once, which
+    is most of the cuda pipeline's compile time, and profiles add up the
+    blocks' time per kernel.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def HostAllocationsToDevicePass
     : Pass<"tcc-host-allocations-to-device", "func::FuncOp"> {
   let summary = "Buffers of host functions in GPU memory (gpu.alloc)";
