@@ -46,9 +46,10 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 // Softmax over rows of a dynamic batch: the entry guard checks the row
 // length on the host before anything is allocated or launched; the whole
 // group (max, exp, sum, scale) is one kernel, a block of 256 threads per
-// row, 16 columns each held in registers: 16 loads and 16 stores per
-// thread, reductions by warp shuffles and one shared-memory exchange (one
-// bar.sync each), the max and sum never written to memory; exp is
+// row, 16 columns each held in registers: 4 16-byte vector loads and 4
+// vector stores per thread (16 scalar ones where a pointer is not
+// aligned), reductions by warp shuffles and one shared-memory exchange
+// (one bar.sync each), the max and sum never written to memory; exp is
 // libdevice's __nv_expf, linked and inlined (ex2.approx), not left an
 // unresolved extern.
 // CHECK-LABEL: llvm.func @softmax
@@ -62,11 +63,17 @@ func.func @add_relu_mul(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>, %c
 //       CHECK: gpu.binary @softmax_kernels [
 //  CHECK-SAME: .maxntid 256, 1, 1
 //  CHECK-SAME: .shared .align 4 .b8
-// CHECK-COUNT-16: ld.global
+//  CHECK-SAME: and.b64 {{.*}}, 15;
+// CHECK-COUNT-16: ld.global.b32
 //  CHECK-SAME: shfl.sync.bfly.b32
 //  CHECK-SAME: bar.sync
 //  CHECK-SAME: ex2.approx.ftz.f32
-// CHECK-COUNT-16: st.global
+// CHECK-COUNT-16: st.global.b32
+// CHECK-COUNT-4: ld.global.v4.b32
+//  CHECK-SAME: shfl.sync.bfly.b32
+//  CHECK-SAME: bar.sync
+//  CHECK-SAME: ex2.approx.ftz.f32
+// CHECK-COUNT-4: st.global.v4.b32
 //   CHECK-NOT: st.global
 //   CHECK-NOT: __nv_expf
 func.func @softmax(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {

@@ -294,6 +294,13 @@ def RowGroupsToGPUPass : Pass<"tcc-row-groups-to-gpu", "func::FuncOp"> {
     registers from op to op: an input read by several ops is loaded once, a
     value another op of the run overwrites or that only the run uses is not
     stored. Dynamic row lengths loop over memory with `block-size` threads.
+    Where a row is whole runs of `lanes` consecutive columns (16 bytes of
+    the widest element read or written along the rows; the threads, at
+    least as many, chosen so), a thread's columns are such runs, `lanes x
+    threads` apart, and buffers read or written along the row whose layout
+    keeps the runs aligned take one vector load or store per run; the
+    kernel checks their base pointers' alignment once and otherwise runs
+    the same group with scalar accesses.
     Reductions are warp shuffles plus one shared-memory exchange, after
     which every thread has the row's result. Other reductions are left to
     tcc-row-reductions-to-gpu.
@@ -318,7 +325,8 @@ def RowGroupsToGPUPass : Pass<"tcc-row-groups-to-gpu", "func::FuncOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def RowReductionsToGPUPass

@@ -54,26 +54,13 @@ bool isVectorizable(Operation *op, Value iv, int64_t lanes) {
     return false;
   }
   auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == 0 || indices.back() != iv ||
-      !type.getElementType().isIntOrFloat())
+  if (type.getRank() == 0 || indices.back() != iv)
     return false;
   Block *body = op->getBlock();
   for (Value index : indices.drop_back())
     if (dependsOn(index, iv, body))
       return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset))
-    return false;
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  int64_t size = lanes * bytes;
-  if (bytes == 0 || (offset * bytes) % size != 0)
-    return false;
-  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-    if (ShapedType::isDynamic(stride) || (stride * bytes) % size != 0)
-      return false;
-  return true;
+  return tcc::alignedForVectors(type, lanes);
 }
 
 struct ParallelLoopsToGPUPass
@@ -308,23 +295,14 @@ struct ParallelLoopsToGPUPass
       // Vector accesses need their base pointers aligned (a view or a
       // caller's tensor may not be): checked once, uniformly per kernel,
       // with the scalar body as the fallback.
-      Value aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
       llvm::SetVector<Value> memrefs;
       for (Operation &op : loopBody->without_terminator())
         if (isVectorizable(&op, innerIV, lanes))
           memrefs.insert(isa<memref::LoadOp>(op)
                              ? cast<memref::LoadOp>(op).getMemRef()
                              : cast<memref::StoreOp>(op).getMemRef());
-      for (Value m : memrefs) {
-        auto type = cast<MemRefType>(m.getType());
-        int64_t size = lanes * type.getElementTypeBitWidth() / 8;
-        Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
-        Value misalignment = arith::RemUIOp::create(b, loc, ptr, cst(size));
-        aligned = arith::AndIOp::create(
-            b, loc, aligned,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  misalignment, zero));
-      }
+      Value aligned =
+          tcc::basesAligned(b, loc, memrefs.getArrayRef(), lanes);
       auto branch = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
       b.setInsertionPointToStart(&branch.getThenRegion().front());
       emitBody(true);

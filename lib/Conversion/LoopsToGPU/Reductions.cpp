@@ -237,3 +237,40 @@ SmallVector<Value> tcc::enterRow(OpBuilder &b, Location loc,
   }
   return ivs;
 }
+
+bool tcc::alignedForVectors(MemRefType type, int64_t lanes) {
+  if (type.getRank() == 0 || !type.getElementType().isIntOrFloat())
+    return false;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits < 8 || !llvm::isPowerOf2_32(bits))
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset))
+    return false;
+  int64_t bytes = bits / 8, size = lanes * bytes;
+  if ((offset * bytes) % size != 0)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || (stride * bytes) % size != 0)
+      return false;
+  return true;
+}
+
+Value tcc::basesAligned(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
+                        int64_t lanes) {
+  Value aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (Value m : memrefs) {
+    auto type = cast<MemRefType>(m.getType());
+    int64_t size = lanes * type.getElementTypeBitWidth() / 8;
+    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
+    Value misalignment = arith::RemUIOp::create(
+        b, loc, ptr, arith::ConstantIndexOp::create(b, loc, size));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     misalignment, zero);
+    aligned = arith::AndIOp::create(b, loc, aligned, ok);
+  }
+  return aligned;
+}

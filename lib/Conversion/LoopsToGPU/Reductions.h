@@ -72,6 +72,18 @@ void nameKernel(gpu::LaunchOp launch, StringRef kind);
 SmallVector<Value> enterRow(OpBuilder &b, Location loc, gpu::LaunchOp launch,
                             Value rows, ArrayRef<Value> rowSizes);
 
+/// Whether vector accesses of `lanes` elements along `type`'s last dim, at
+/// columns that are multiples of `lanes`, are aligned to their size given
+/// a base pointer so aligned: contiguous last dim, static offset and outer
+/// strides that keep the alignment, whole-byte elements.
+bool alignedForVectors(MemRefType type, int64_t lanes);
+
+/// An i1 that holds when every memref of `memrefs` has its base pointer
+/// aligned to `lanes` of its elements (a caller's tensor or view may not
+/// be): kernels branch on it, uniformly, to their scalar form.
+Value basesAligned(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
+                   int64_t lanes);
+
 } // namespace mlir::tcc
 
 #endif // TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H

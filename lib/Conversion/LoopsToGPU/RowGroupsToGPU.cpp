@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -300,7 +301,16 @@ struct RowGroupsToGPUPass
     Run &run;
     int64_t threads;
     int64_t perThread; // K columns per thread held in registers, 0: loop
+    // Register form with vector accesses: the thread's K columns are runs
+    // of `lanes` consecutive ones, `lanes x threads` apart; buffers read
+    // and written along the row take one vector access per run.
+    int64_t lanes = 1;
     Value columns, tid, lane;
+    // A run's loaded lanes, per (op, operand, run), and the values of a
+    // run waiting to be stored, per buffer.
+    DenseMap<std::tuple<Operation *, unsigned, int64_t>, SmallVector<Value>>
+        loadedLanes;
+    DenseMap<Value, SmallVector<Value>> pendingStores;
     SmallVector<Value> rowIvs;
     // Register-held rows x columns values (K per buffer) and per-row values.
     DenseMap<Value, SmallVector<Value>> regs;
@@ -310,6 +320,41 @@ struct RowGroupsToGPUPass
     unsigned reductionCount = 0;
 
     Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+    /// Column k of this thread (register form).
+    Value columnOf(int64_t k) {
+      if (lanes == 1)
+        return arith::AddIOp::create(b, loc, cst(k * threads), tid);
+      Value start = arith::MulIOp::create(b, loc, tid, cst(lanes));
+      int64_t offset = (k / lanes) * threads * lanes + k % lanes;
+      if (offset == 0)
+        return start;
+      return arith::AddIOp::create(b, loc, start, cst(offset));
+    }
+
+    /// Whether `operand` of `op` is read or written a run of lanes at a
+    /// time: indexed by row dims and, last, the column (contiguous and
+    /// aligned).
+    bool isVectorized(linalg::GenericOp op, OpOperand *operand) {
+      return lanes > 1 && vectorizable(op, operand, lanes);
+    }
+
+    static bool vectorizable(linalg::GenericOp op, OpOperand *operand,
+                             int64_t lanes) {
+      if (op.getNumLoops() == 0)
+        return false;
+      unsigned column = op.getNumLoops() - 1;
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      if (map.getNumResults() == 0 ||
+          map.getResults().back() != getAffineDimExpr(column, op.getContext()))
+        return false;
+      for (AffineExpr e : map.getResults().drop_back())
+        if (!isa<AffineDimExpr>(e) ||
+            cast<AffineDimExpr>(e).getPosition() == column)
+          return false;
+      auto type = dyn_cast<MemRefType>(operand->get().getType());
+      return type && alignedForVectors(type, lanes);
+    }
 
     Value index(linalg::GenericOp op, OpOperand *operand, Value column,
                 SmallVectorImpl<Value> &idx) {
@@ -339,8 +384,28 @@ struct RowGroupsToGPUPass
           return it->second[k];
       }
       SmallVector<Value> idx;
-      index(op, operand, column, idx);
-      Value v = memref::LoadOp::create(lb, loc, buffer, idx);
+      Value v;
+      if (k >= 0 && isVectorized(op, operand)) {
+        // The whole run of lanes at its first column; the others take
+        // their lane.
+        auto key = std::make_tuple(op.getOperation(),
+                                   operand->getOperandNumber(), k / lanes);
+        SmallVector<Value> &values = loadedLanes[key];
+        if (values.empty()) {
+          index(op, operand, column, idx);
+          auto type = VectorType::get(
+              {lanes}, cast<MemRefType>(buffer.getType()).getElementType());
+          Value vec = vector::LoadOp::create(
+              lb, loc, type, buffer, idx, /*nontemporal=*/false,
+              llvm::MaybeAlign(lanes * type.getElementTypeBitWidth() / 8));
+          for (int64_t l = 0; l < lanes; ++l)
+            values.push_back(vector::ExtractOp::create(lb, loc, vec, l));
+        }
+        v = values[k % lanes];
+      } else {
+        index(op, operand, column, idx);
+        v = memref::LoadOp::create(lb, loc, buffer, idx);
+      }
       if (k >= 0 && full && cacheLoads && !run.written.contains(buffer)) {
         SmallVector<Value> &slot = regs[buffer];
         slot.resize(perThread);
@@ -444,6 +509,35 @@ struct RowGroupsToGPUPass
       memref::StoreOp::create(b, loc, v, buffer, rowIvs);
     }
 
+    /// Stores `v`, op's result for column k of this thread, to `init`: at
+    /// once, or with the run's other lanes when its last lane is in.
+    void store(OpBuilder &lb, linalg::GenericOp op, Value v, Value init,
+               Value column, int64_t k) {
+      OpOperand *operand = llvm::find_if(op.getDpsInitsMutable(),
+                                         [&](OpOperand &o) {
+                                           return o.get() == init;
+                                         });
+      SmallVector<Value> idx(rowIvs);
+      if (!isVectorized(op, operand)) {
+        idx.push_back(column);
+        memref::StoreOp::create(lb, loc, v, init, idx);
+        return;
+      }
+      SmallVector<Value> &pending = pendingStores[init];
+      pending.push_back(v);
+      if (static_cast<int64_t>(pending.size()) < lanes)
+        return;
+      // The run's first column.
+      idx.push_back(arith::SubIOp::create(lb, loc, column,
+                                          cst(lanes - 1)));
+      Value vec = vector::FromElementsOp::create(
+          lb, loc, VectorType::get({lanes}, v.getType()), pending);
+      vector::StoreOp::create(
+          lb, loc, vec, init, idx, /*nontemporal=*/false,
+          llvm::MaybeAlign(lanes * v.getType().getIntOrFloatBitWidth() / 8));
+      pending.clear();
+    }
+
     /// One column step of an elementwise op or a reduction's element work
     /// in the register form: column k of this thread, guarded when it may
     /// lie past the row's end. Returns the values (outputs, or the value to
@@ -451,18 +545,18 @@ struct RowGroupsToGPUPass
     SmallVector<Value> registerStep(unsigned i, int64_t k,
                                     ArrayRef<TypedAttr> fallback) {
       RowOp &r = run.ops[i];
-      Value column = arith::AddIOp::create(b, loc, cst(k * threads), tid);
+      // The first column of k's run of lanes (column k with one lane).
+      Value column = columnOf(k - k % lanes);
+      if (k % lanes != 0)
+        column = arith::AddIOp::create(b, loc, column, cst(k % lanes));
       int64_t length = run.staticSizes.back();
-      bool guarded = (k + 1) * threads > length;
+      bool guarded = lanes == 1 && (k + 1) * threads > length;
       auto emit = [&](OpBuilder &lb) {
         SmallVector<Value> values = body(lb, r, column, k, !guarded);
         if (r.kind == Kind::Elementwise)
           for (auto [v, init] : llvm::zip(values, r.op.getDpsInits()))
-            if (!deadWrite(i, init)) {
-              SmallVector<Value> idx(rowIvs);
-              idx.push_back(column);
-              memref::StoreOp::create(lb, loc, v, init, idx);
-            }
+            if (!deadWrite(i, init))
+              store(lb, r.op, v, init, column, k);
         return values;
       };
       if (!guarded)
@@ -585,6 +679,22 @@ struct RowGroupsToGPUPass
     return internal;
   }
 
+  /// Lanes of 16 bytes of the widest element the run reads or writes
+  /// along its rows (1 if none).
+  static int64_t maxLanes(Run &run, const DenseSet<Value> &internal) {
+    int64_t widest = 0;
+    for (RowOp &r : run.ops)
+      for (OpOperand &operand : r.op->getOpOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.get().getType());
+        if (type && type.getElementType().isIntOrFloat() &&
+            !internal.contains(operand.get()) &&
+            Emitter::vectorizable(r.op, &operand, 1))
+          widest = std::max<int64_t>(widest,
+                                     type.getElementTypeBitWidth() / 8);
+      }
+    return widest == 0 || widest > 8 ? 1 : 16 / widest;
+  }
+
   void convert(Run &run) {
     linalg::GenericOp last = run.ops.back().op;
     OpBuilder b(last);
@@ -615,6 +725,21 @@ struct RowGroupsToGPUPass
     }
     if (threads % kWarp != 0 || threads > 1024)
       threads = 256;
+    // Vector accesses: runs of `lanes` consecutive columns (16 bytes of the
+    // widest element read or written along the rows), with the threads
+    // (at least as many) chosen so that a row is whole runs.
+    // (Before the alignment check below adds uses of the buffers.)
+    DenseSet<Value> internal = internalBuffers(run, perThread > 0);
+    int64_t lanes = 1;
+    if (perThread > 0)
+      for (int64_t l = maxLanes(run, internal); l > 1 && lanes == 1; l /= 2)
+        for (int64_t t = threads; t <= 1024; t += kWarp)
+          if (length % (t * l) == 0) {
+            threads = t;
+            lanes = l;
+            perThread = length / t;
+            break;
+          }
 
     SmallVector<Type> workgroupTypes;
     SmallVector<Type> sharedElementTypes;
@@ -641,27 +766,50 @@ struct RowGroupsToGPUPass
         enterRow(b, loc, launch, rows,
                  ArrayRef<Value>(sizes).take_front(run.numRowDims));
 
-    Emitter e(b, loc, run, threads, perThread);
-    e.rowIvs = rowIvs;
-    e.columns = sizes.back();
-    e.tid = tid;
-    e.lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
-    e.internal = internalBuffers(run, perThread > 0);
-    for (auto [i, t] : llvm::enumerate(sharedElementTypes))
-      e.shared[t] = {launch.getWorkgroupAttributions()[2 * i],
-                     launch.getWorkgroupAttributions()[2 * i + 1]};
-    for (unsigned i = 0; i < run.ops.size(); ++i) {
-      switch (run.ops[i].kind) {
-      case Kind::Elementwise:
-        e.emitElementwise(i);
-        break;
-      case Kind::Reduction:
-        e.emitReduction(i);
-        break;
-      case Kind::RowScalar:
-        e.emitRowScalar(i);
-        break;
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
+    auto emitRun = [&](int64_t withLanes) {
+      Emitter e(b, loc, run, threads, perThread);
+      e.lanes = withLanes;
+      e.rowIvs = rowIvs;
+      e.columns = sizes.back();
+      e.tid = tid;
+      e.lane = lane;
+      e.internal = internal;
+      for (auto [i, t] : llvm::enumerate(sharedElementTypes))
+        e.shared[t] = {launch.getWorkgroupAttributions()[2 * i],
+                       launch.getWorkgroupAttributions()[2 * i + 1]};
+      for (unsigned i = 0; i < run.ops.size(); ++i) {
+        switch (run.ops[i].kind) {
+        case Kind::Elementwise:
+          e.emitElementwise(i);
+          break;
+        case Kind::Reduction:
+          e.emitReduction(i);
+          break;
+        case Kind::RowScalar:
+          e.emitRowScalar(i);
+          break;
+        }
       }
+    };
+    llvm::SetVector<Value> vectorized;
+    for (RowOp &r : run.ops)
+      for (OpOperand &operand : r.op->getOpOperands())
+        if (lanes > 1 && !internal.contains(operand.get()) &&
+            Emitter::vectorizable(r.op, &operand, lanes))
+          vectorized.insert(operand.get());
+    if (vectorized.empty()) {
+      emitRun(1);
+    } else {
+      // Vector accesses need aligned base pointers (checked once, the same
+      // in every thread); the scalar form is the fallback.
+      Value aligned = basesAligned(b, loc, vectorized.getArrayRef(), lanes);
+      auto branch = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&branch.getThenRegion().front());
+      emitRun(lanes);
+      b.setInsertionPointToStart(&branch.getElseRegion().front());
+      emitRun(1);
     }
     for (RowOp &r : llvm::reverse(run.ops)) {
       r.op.erase();

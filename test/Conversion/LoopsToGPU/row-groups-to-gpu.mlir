@@ -7,7 +7,10 @@
 // the max and sum are never written to memory (only the run uses them);
 // each reduction is 5 xor shuffles within the warp, then a barrier before
 // thread 0 may store (the warp's reads of that buffer come first); both
-// fills are folded.
+// fills are folded. The 4 columns of a thread are consecutive: one 16-byte
+// vector load of x and one vector store of y, when both base pointers are
+// aligned (checked once per kernel); else the same with scalar accesses,
+// columns 32 apart.
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax
@@ -16,6 +19,17 @@
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in ({{.+}}) threads(%[[T:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[NT:[a-z0-9_]+]],
 //       CHECK:     scf.if
+//   CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[X]]
+//   CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[Y]]
+//       CHECK:     scf.if %{{.+}} {
+//       CHECK:       %[[COL:.+]] = arith.muli %[[T]], %c4
+//       CHECK:       vector.load %[[X]][%[[B]], %[[COL]]] {alignment = 16 : i64} : memref<?x128xf32>, vector<4xf32>
+//   CHECK-NOT:       memref.load %[[X]]
+// CHECK-COUNT-5:     gpu.shuffle xor
+// CHECK-COUNT-4:     math.exp
+//       CHECK:       vector.store %{{.+}}, %[[Y]][%[[B]], %{{.+}}] {alignment = 16 : i64} : memref<?x128xf32>, vector<4xf32>
+//   CHECK-NOT:       memref.store %{{.+}}, %[[Y]]
+//       CHECK:     } else {
 // CHECK-COUNT-4:     memref.load %[[X]][%[[B]], %{{.+}}]
 //   CHECK-NOT:     memref.load %[[X]]
 // CHECK-COUNT-5:     gpu.shuffle xor
