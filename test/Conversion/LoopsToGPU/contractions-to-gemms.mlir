@@ -529,3 +529,67 @@ func.func @product_buffer_reused(%x: memref<64x32xf32>, %w: memref<32x48xf32>,
   memref.dealloc %p : memref<64x48xf32>
   return %r : memref<64x48xf32>
 }
+
+// -----
+
+// Attention's scores have rows of 197 f32 (788 bytes): cuBLASLt's Hopper
+// kernels need 16-byte aligned rows, so the product's allocation gets rows
+// of 200 and a subview of the 197 columns stands in for it everywhere
+// (the softmax reads it; the dealloc frees the padded buffer). A buffer
+// the function returns keeps its layout (@scores_returned).
+#q = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#k = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#s = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @scores_padded
+//       CHECK:   %[[P:.+]] = memref.alloc(%{{.+}}) : memref<?x197x200xf32>
+//       CHECK:   %[[V:.+]] = memref.subview %[[P]][0, 0, 0] [%{{.+}}, 197, 197] [1, 1, 1] : memref<?x197x200xf32> to memref<?x197x197xf32, strided<[39400, 200, 1]>>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %[[V]] : {{.+}} into memref<?x197x197xf32, strided<[39400, 200, 1]>>
+//       CHECK:   linalg.generic {{.+}} ins(%[[V]] : memref<?x197x197xf32, strided<[39400, 200, 1]>>)
+//       CHECK:   memref.dealloc %[[P]] : memref<?x197x200xf32>
+// CHECK-LABEL: func.func @scores_returned
+//       CHECK:   %[[R:.+]] = memref.alloc(%{{.+}}) : memref<?x197x197xf32>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %[[R]]
+func.func @scores_padded(%q: memref<?x197x64xf32>, %k: memref<?x197x64xf32>,
+                         %out: memref<?x197x197xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %q, %c0 : memref<?x197x64xf32>
+  %p = memref.alloc(%n) : memref<?x197x197xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x197x197xf32>)
+  linalg.generic {indexing_maps = [#q, #k, #s],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<?x197x64xf32>, memref<?x197x64xf32>)
+      outs(%p : memref<?x197x197xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %o : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p : memref<?x197x197xf32>) outs(%out : memref<?x197x197xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  memref.dealloc %p : memref<?x197x197xf32>
+  return
+}
+func.func @scores_returned(%q: memref<?x197x64xf32>, %k: memref<?x197x64xf32>)
+    -> memref<?x197x197xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %q, %c0 : memref<?x197x64xf32>
+  %p = memref.alloc(%n) : memref<?x197x197xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x197x197xf32>)
+  linalg.generic {indexing_maps = [#q, #k, #s],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<?x197x64xf32>, memref<?x197x64xf32>)
+      outs(%p : memref<?x197x197xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %o : f32
+    linalg.yield %r : f32
+  }
+  return %p : memref<?x197x197xf32>
+}
