@@ -260,7 +260,7 @@ std::optional<Epilogue> matchEpilogue(linalg::GenericOp next, Value product,
 bool readLater(Value buffer, Operation *after) {
   for (Operation *op = after->getNextNode(); op; op = op->getNextNode()) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
-        dealloc && tcc::baseOf(dealloc.getMemref()) == tcc::baseOf(buffer))
+        dealloc && dealloc.getMemref() == buffer)
       return false;
     if (tcc::leavesAlone(op, buffer))
       continue;
@@ -279,56 +279,6 @@ bool readLater(Value buffer, Operation *after) {
            !linalgOp.getMatchingIndexingMap(init).isPermutation();
   }
   return true;
-}
-
-/// Hopper's library kernels (TMA) need every operand's rows 16-byte
-/// aligned; with others cuBLASLt falls back to much slower ones (attention's
-/// 197-column scores and probabilities). An allocation whose rows are not
-/// is reallocated with its innermost dim padded to 16 bytes, a subview of
-/// the original sizes standing in for it (deallocs free the padded one).
-/// Only allocations that linalg ops, copies, dims and deallocs use.
-void padRowsTo16Bytes(IRRewriter &rewriter, Value buffer) {
-  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
-  if (!alloc)
-    return;
-  MemRefType type = alloc.getType();
-  if (!type.getLayout().isIdentity() || type.getRank() < 2 ||
-      ShapedType::isDynamic(type.getShape().back()) ||
-      !type.getElementType().isIntOrFloat())
-    return;
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  int64_t columns = type.getShape().back();
-  if (bytes == 0 || 16 % bytes != 0 || (columns * bytes) % 16 == 0)
-    return;
-  if (!llvm::all_of(alloc->getUsers(), [](Operation *user) {
-        return isa<linalg::LinalgOp, memref::DeallocOp, memref::DimOp,
-                   memref::CopyOp>(user);
-      }))
-    return;
-  SmallVector<int64_t> shape(type.getShape());
-  shape.back() = llvm::alignTo(columns, 16 / bytes);
-  rewriter.setInsertionPointAfter(alloc);
-  Location loc = alloc.getLoc();
-  auto padded = memref::AllocOp::create(
-      rewriter, loc, MemRefType::get(shape, type.getElementType()),
-      alloc.getDynamicSizes(), alloc.getAlignmentAttr());
-  SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes;
-  unsigned dynamic = 0;
-  for (int64_t size : type.getShape())
-    sizes.push_back(ShapedType::isDynamic(size)
-                        ? OpFoldResult(alloc.getDynamicSizes()[dynamic++])
-                        : rewriter.getIndexAttr(size));
-  Value view = memref::SubViewOp::create(rewriter, loc, padded, offsets,
-                                         sizes, strides);
-  for (OpOperand &use : llvm::make_early_inc_range(alloc->getUses())) {
-    if (isa<memref::DeallocOp>(use.getOwner()))
-      use.set(padded);
-    else
-      use.set(view);
-  }
-  rewriter.eraseOp(alloc);
 }
 
 struct ContractionsToGemmsPass
@@ -354,26 +304,15 @@ struct ContractionsToGemmsPass
       candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    // The products the library takes; their operands' rows padded to 16
-    // bytes first (all of them, before any call is built on a buffer).
-    SmallVector<std::pair<linalg::GenericOp, GemmDims>> gemms;
     for (linalg::GenericOp op : candidates)
-      if (std::optional<GemmDims> g = matchGemm(op)) {
+      if (erased.contains(op.getOperation()))
+        continue; // an epilogue taken by an earlier product
+      else if (std::optional<GemmDims> g = matchGemm(op)) {
         std::optional<int64_t> rows = staticRows(op, *g);
         if (rows && *rows < minRows)
           continue; // a few rows: tcc-row-groups-to-gpu's matvec kernel
-        gemms.push_back({op, *g});
+        rewrite(rewriter, op, *g, /*dispatch=*/dispatch && !rows && minRows > 1);
       }
-    for (auto &[op, g] : gemms)
-      for (Value operand : op->getOperands())
-        padRowsTo16Bytes(rewriter, operand);
-    for (auto &[op, g] : gemms) {
-      if (erased.contains(op.getOperation()))
-        continue; // an epilogue taken by an earlier product
-      bool dynamicRows = !staticRows(op, g);
-      rewrite(rewriter, op, g,
-              /*dispatch=*/dispatch && dynamicRows && minRows > 1);
-    }
   }
 
   /// `v` with the dims of each group of `groups` merged, if the layout
@@ -675,13 +614,6 @@ struct ContractionsToGemmsPass
 
   /// Erases an allocation no one reads or writes any more.
   static void eraseIfOnlyFreed(IRRewriter &rewriter, Value buffer) {
-    // A padded buffer's view (padRowsTo16Bytes) goes first.
-    if (auto view = buffer.getDefiningOp<memref::SubViewOp>()) {
-      if (!view->use_empty())
-        return;
-      buffer = view.getSource();
-      rewriter.eraseOp(view);
-    }
     auto alloc = buffer.getDefiningOp<memref::AllocOp>();
     if (!alloc || !llvm::all_of(alloc->getUsers(), [](Operation *u) {
           return isa<memref::DeallocOp>(u);
