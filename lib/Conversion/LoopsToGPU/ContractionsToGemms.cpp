@@ -151,16 +151,20 @@ std::optional<Epilogue> matchEpilogue(linalg::GenericOp next, Value product,
                                       unsigned rank) {
   if (!next.hasPureBufferSemantics() || next.getNumDpsInits() != 1 ||
       next.getNumLoops() != rank ||
-      next.getNumParallelLoops() != next.getNumLoops() ||
-      !next.getIndexingMapsArray().back().isIdentity())
+      next.getNumParallelLoops() != next.getNumLoops())
     return std::nullopt;
   Block &body = *next.getBlock();
   // The product's block argument (read once, in place).
+  // (A permuted read, attention's p v read transposed, can only take the
+  // rounding: no bias or residual, the op kept.)
   BlockArgument p;
+  bool permuted = false;
   for (OpOperand *in : next.getDpsInputOperands())
     if (in->get() == product) {
-      if (p || !next.getMatchingIndexingMap(in).isIdentity())
+      AffineMap map = next.getMatchingIndexingMap(in);
+      if (p || !map.isPermutation())
         return std::nullopt;
+      permuted = !map.isIdentity();
       p = next.getMatchingBlockArgument(in);
     }
   if (!p)
@@ -244,9 +248,10 @@ std::optional<Epilogue> matchEpilogue(linalg::GenericOp next, Value product,
     else
       return std::nullopt;
   }
-  if (!sawProduct)
+  if (!sawProduct || (permuted && (e.bias || e.residual || e.relu)))
     return std::nullopt;
-  e.whole = top.hasOneUse() && *top.getUsers().begin() == yield &&
+  // (The library writes the op's output in the product's layout.)
+  e.whole = !permuted && next.getIndexingMapsArray().back().isIdentity() && top.hasOneUse() && *top.getUsers().begin() == yield &&
             outType == dType &&
             e.ops.size() + 1 == body.getOperations().size();
   if (!e.whole && !isa_and_present<arith::TruncFOp>(top.getDefiningOp()))
@@ -362,10 +367,23 @@ struct ContractionsToGemmsPass
     // The epilogue joins when it is the next op on buffers, reads the
     // product once, and nothing reads the product after it (unless the
     // epilogue writes its result in place).
+    // Frees in between (bufferization frees the product's operands right
+    // after it) move past the epilogue: the call takes its place.
     std::optional<Epilogue> epilogue;
+    SmallVector<memref::DeallocOp> frees;
+    Operation *next = tcc::nextTouchingBuffers(op);
+    while (auto free = dyn_cast_or_null<memref::DeallocOp>(next)) {
+      if (tcc::baseOf(free.getMemref()) == tcc::baseOf(product))
+        break;
+      frees.push_back(free);
+      next = tcc::nextTouchingBuffers(free);
+    }
     if (zeroFilled && canonical)
-      if (auto next = dyn_cast_or_null<linalg::GenericOp>(tcc::nextTouchingBuffers(op)))
-        epilogue = matchEpilogue(next, product, rank);
+      if (auto generic = dyn_cast_or_null<linalg::GenericOp>(next))
+        epilogue = matchEpilogue(generic, product, rank);
+    if (epilogue)
+      for (memref::DeallocOp free : llvm::reverse(frees))
+        free->moveAfter(epilogue->op);
     if (epilogue) {
       // Where the library writes: the op's output (whole), else a new
       // half-precision buffer the op reads.

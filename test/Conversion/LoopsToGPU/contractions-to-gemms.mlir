@@ -529,3 +529,49 @@ func.func @product_buffer_reused(%x: memref<64x32xf32>, %w: memref<32x48xf32>,
   memref.dealloc %p : memref<64x48xf32>
   return %r : memref<64x48xf32>
 }
+
+// -----
+
+// Attention's p v in bf16: the next op only rounds the product while it
+// transposes it ([B, H, S, D] to [B, S, H, D]), after bufferization freed
+// p. The library rounds (d in bf16), the op transposes that, and the free
+// of p moves after it (the call takes the op's place).
+#p = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+#v = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+#o = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#t = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @pv_bf16_transposed
+//  CHECK-SAME:   %[[P:[a-z0-9]+]]: memref<2x12x197x197xbf16>
+//       CHECK:   %[[D:.+]] = memref.alloc() : memref<2x12x197x64xbf16>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %{{.+}} : {{.+}} into memref<24x197x64xbf16>
+//       CHECK:   linalg.generic {{.+}} ins(%[[D]] : memref<2x12x197x64xbf16>) outs(%{{.+}} : memref<2x197x12x64xbf16>)
+//   CHECK-DAG:   memref.dealloc %[[D]]
+//   CHECK-DAG:   memref.dealloc %[[P]]
+//   CHECK-NOT:   xf32>
+func.func @pv_bf16_transposed(%pr: memref<2x12x197x197xbf16>, %v: memref<2x12x197x64xbf16>,
+                              %out: memref<2x197x12x64xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<2x12x197x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<2x12x197x64xf32>)
+  linalg.generic {indexing_maps = [#p, #v, #o],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%pr, %v : memref<2x12x197x197xbf16>, memref<2x12x197x64xbf16>)
+      outs(%acc : memref<2x12x197x64xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %m = arith.mulf %ae, %be : f32
+    %s = arith.addf %m, %c : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %pr : memref<2x12x197x197xbf16>
+  linalg.generic {indexing_maps = [#id, #t], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<2x12x197x64xf32>) outs(%out : memref<2x197x12x64xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %r = arith.truncf %a : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %acc : memref<2x12x197x64xf32>
+  return
+}
