@@ -23,3 +23,11 @@
 // CUDA: llvm.return
 // CUDA: gpu.binary @vit_b16_kernels
 // CUDA-NOT: gpu.binary
+//
+// The bf16 model (gen_vit_b16.py --dtype bf16): the same 74 products
+// through cuBLASLt (attention's p v included: its probabilities are bf16).
+// RUN: python3 %tcc_src/scripts/gen_vit_b16.py --dtype bf16 -o %t.vit_bf16.mlir
+// RUN: tcc-opt %t.vit_bf16.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=BF16
+// BF16-LABEL: llvm.func @vit_b16(
+// BF16-COUNT-74: llvm.call @tccGemm(
+// BF16-NOT: llvm.call @tccGemm(
