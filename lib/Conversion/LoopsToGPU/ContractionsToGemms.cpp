@@ -553,14 +553,8 @@ struct ContractionsToGemmsPass
         b, loc, x,
         AffineMapAttr::get(AffineMap::getPermutationMap(perm,
                                                         b.getContext())));
-    auto type = cast<MemRefType>(view.getType());
-    SmallVector<Value> sizes;
-    for (int64_t i = 0; i < rank; ++i)
-      if (type.isDynamicDim(i))
-        sizes.push_back(memref::DimOp::create(b, loc, view, i));
-    Value dense = memref::AllocOp::create(
-        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
-        sizes);
+    Value dense = allocLike(
+        b, loc, view, cast<MemRefType>(view.getType()).getElementType());
     temporaries.push_back(dense);
     if (isResult)
       copyBack.push_back({dense, view});
