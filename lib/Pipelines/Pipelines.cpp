@@ -65,6 +65,8 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
     pm.nest<func::FuncOp>().addPass(createVerifyMemoryPlanPass());
   }
   OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  if (options.attentionLibrary)
+    funcPM.addPass(createAttentionToLibraryPass());
   funcPM.addPass(createConvertTCCToLinalgPass());
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;
@@ -168,6 +170,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   linalg.fusionTarget = "cuda";
   linalg.vectorize = false;
   linalg.planMemory = false;
+  linalg.attentionLibrary = options.flashAttention;
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);
   buildTCCToLinalgPipeline(pm, linalg);

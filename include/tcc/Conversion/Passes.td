@@ -395,6 +395,42 @@ def HostAllocationsToDevicePass
                            "::mlir::arith::ArithDialect"];
 }
 
+def AttentionToLibraryPass
+    : Pass<"tcc-attention-to-library", "func::FuncOp"> {
+  let summary = "Attention groups become the runtime's fused attention "
+                "kernel (tcc_gpu.attention)";
+  let description = [{
+    Runs on tcc ops and fusion groups, before the lowering to linalg (the
+    cuda pipeline runs it). A `fusion.group "attention"` that holds only a
+    `tcc.attention` and transposes, with f16 or bf16 q, k and v of rank 3 or
+    4, a static head dim of 64 or 128 and no mask, becomes one
+    `tcc_gpu.attention`: the runtime's flash-attention kernel, whose scores
+    never reach memory (the generic lowering writes f32 scores, runs a
+    softmax kernel and two library products).
+
+    Its operands are views of the buffers that hold the data. Each of q, k
+    and v is followed back through the transposes in the group, through
+    `copy` groups that only transpose it and through reshapes that only add
+    or drop static unit dims (with at most one dynamic dim): ViT's q, k and
+    v become strided views into the fused QKV projection's output, and the
+    three transposing copies go away. The result is a new buffer in the
+    group's result layout, written through the inverse of the group's
+    final transposes (ViT's [batch, rows, heads, dim]).
+
+    The views cross the tensor/buffer boundary with
+    `bufferization.to_buffer {read_only}` and a `bufferization.to_tensor
+    restrict writable` of the new buffer, which one-shot bufferization
+    keeps as they are. Leading dims and sequence lengths that the types do
+    not fix are compared at run time (`cf.assert`, as tcc.attention's
+    lowering does). Anything else stays on the generic path.
+  }];
+  let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ContractionsToGemmsPass
     : Pass<"tcc-contractions-to-gemms", "func::FuncOp"> {
   let summary = "Matrix products on buffers become cuBLASLt calls";

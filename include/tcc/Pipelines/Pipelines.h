@@ -26,6 +26,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "fusion-target",
       llvm::cl::desc("Target the fusion cost model weighs for (cpu, cuda)"),
       llvm::cl::init("cpu")};
+  Option<bool> attentionLibrary{
+      *this, "attention-library",
+      llvm::cl::desc("Attention groups become the CUDA runtime's fused "
+                     "attention kernel (tcc-attention-to-library; cuda "
+                     "only)"),
+      llvm::cl::init(false)};
   Option<std::string> fusionReport{
       *this, "fusion-report",
       llvm::cl::desc("Write the fusion report (JSON) to this file")};
@@ -112,6 +118,11 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       *this, "cublaslt",
       llvm::cl::desc("Matrix products through cuBLASLt (tcc_gpu.gemm) "
                      "instead of generated kernels"),
+      llvm::cl::init(true)};
+  Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("f16/bf16 attention through the runtime's fused "
+                     "kernel (tcc_gpu.attention) where it applies"),
       llvm::cl::init(true)};
   Option<int64_t> gemmMinRows{
       *this, "gemm-min-rows",

@@ -11,6 +11,7 @@
 
 #include "tcc/Conversion/TCCGPUToLLVM/TCCGPUToLLVM.h"
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+#include "tcc/Runtime/AttentionCall.h"
 #include "tcc/Runtime/GemmCall.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -21,8 +22,69 @@
 
 using namespace mlir;
 namespace gemm = ::tcc_gemm;
+namespace attn = ::tcc_attention;
 
 namespace {
+
+/// A runtime call's argument array of i64 fields on the stack, and the
+/// values that fill it (shared by the library calls' lowerings).
+struct CallFields {
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  Type i64, ptr;
+  Value desc;
+
+  CallFields(ConversionPatternRewriter &rewriter, Location loc, int64_t count)
+      : rewriter(rewriter), loc(loc), i64(rewriter.getI64Type()),
+        ptr(LLVM::LLVMPointerType::get(rewriter.getContext())) {
+    desc = LLVM::AllocaOp::create(rewriter, loc, ptr, i64, constant(count));
+  }
+  Value constant(int64_t v) {
+    return LLVM::ConstantOp::create(rewriter, loc, i64, v);
+  }
+  Value toI64(Value v) {
+    if (v.getType() == i64)
+      return v;
+    return LLVM::SExtOp::create(rewriter, loc, i64, v);
+  }
+  void set(int64_t field, Value v) {
+    Value at = LLVM::GEPOp::create(rewriter, loc, ptr, i64, desc,
+                                   ArrayRef<LLVM::GEPArg>{field});
+    LLVM::StoreOp::create(rewriter, loc, toI64(v), at);
+  }
+  /// A memref's first element's address as an integer.
+  Value address(Value converted, Value original) {
+    MemRefDescriptor d(converted);
+    Type element = cast<MemRefType>(original.getType()).getElementType();
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, i64,
+                                          d.alignedPtr(rewriter, loc));
+    Value bytes =
+        LLVM::MulOp::create(rewriter, loc, toI64(d.offset(rewriter, loc)),
+                            constant(element.getIntOrFloatBitWidth() / 8));
+    return LLVM::AddOp::create(rewriter, loc, base, bytes);
+  }
+  /// `call(stream, desc)`, and the op's token is the stream.
+  LogicalResult call(Operation *op, StringRef name, Value stream) {
+    auto module = op->getParentOfType<ModuleOp>();
+    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+        rewriter, module, name, {ptr, ptr},
+        LLVM::LLVMVoidType::get(rewriter.getContext()));
+    if (failed(callee))
+      return rewriter.notifyMatchFailure(op, name + " has another type");
+    LLVM::CallOp::create(rewriter, loc, *callee, ValueRange{stream, desc});
+    rewriter.replaceOp(op, stream);
+    return success();
+  }
+};
+
+/// The one async dependency (a stream, inside gpu-to-llvm) of a library
+/// call, or null.
+template <typename Op, typename Adaptor>
+Value streamOf(Op op, Adaptor adaptor) {
+  if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
+    return nullptr;
+  return adaptor.getAsyncDependencies().front();
+}
 
 struct GemmOpLowering
     : public ConvertOpToLLVMPattern<tcc::tcc_gpu::GemmOp> {
@@ -31,91 +93,100 @@ struct GemmOpLowering
   LogicalResult
   matchAndRewrite(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
+    Value stream = streamOf(op, adaptor);
+    if (!stream)
       return rewriter.notifyMatchFailure(
           op, "expects one async dependency and a token (gpu-async-region)");
-    Value stream = adaptor.getAsyncDependencies().front();
-    MLIRContext *ctx = rewriter.getContext();
-    Type i64 = rewriter.getI64Type();
-    Type ptr = LLVM::LLVMPointerType::get(ctx);
-    Value count = LLVM::ConstantOp::create(rewriter, loc, i64,
-                                           int64_t(gemm::kFields));
-    Value desc = LLVM::AllocaOp::create(rewriter, loc, ptr, i64, count);
-
-    auto toI64 = [&](Value v) -> Value {
-      if (v.getType() == i64)
-        return v;
-      return LLVM::SExtOp::create(rewriter, loc, i64, v);
-    };
-    auto set = [&](int64_t field, Value v) {
-      Value at = LLVM::GEPOp::create(rewriter, loc, ptr, i64, desc,
-                                     ArrayRef<LLVM::GEPArg>{field});
-      LLVM::StoreOp::create(rewriter, loc, toI64(v), at);
-    };
-    auto constant = [&](int64_t v) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64, v);
-    };
-    // A memref's first element's address as an integer.
-    auto address = [&](Value converted, Value original) -> Value {
-      MemRefDescriptor d(converted);
-      Type element = cast<MemRefType>(original.getType()).getElementType();
-      Value base = LLVM::PtrToIntOp::create(rewriter, loc, i64,
-                                            d.alignedPtr(rewriter, loc));
-      Value bytes = LLVM::MulOp::create(
-          rewriter, loc, toI64(d.offset(rewriter, loc)),
-          constant(element.getIntOrFloatBitWidth() / 8));
-      return LLVM::AddOp::create(rewriter, loc, base, bytes);
-    };
+    CallFields f(rewriter, op.getLoc(), gemm::kFields);
+    Location loc = f.loc;
     auto setOperand = [&](int64_t base, Value converted, Value original) {
       if (!original) {
-        for (int64_t f = 0; f < gemm::kOperandFields; ++f)
-          set(base + f, constant(0));
+        for (int64_t i = 0; i < gemm::kOperandFields; ++i)
+          f.set(base + i, f.constant(0));
         return;
       }
       MemRefDescriptor d(converted);
       unsigned r = cast<MemRefType>(original.getType()).getRank();
-      set(base + gemm::kAddress, address(converted, original));
-      set(base + gemm::kRowStride, d.stride(rewriter, loc, r - 2));
-      set(base + gemm::kColStride, d.stride(rewriter, loc, r - 1));
-      set(base + gemm::kBatchStride,
-          r == 3 ? d.stride(rewriter, loc, 0) : constant(0));
+      f.set(base + gemm::kAddress, f.address(converted, original));
+      f.set(base + gemm::kRowStride, d.stride(rewriter, loc, r - 2));
+      f.set(base + gemm::kColStride, d.stride(rewriter, loc, r - 1));
+      f.set(base + gemm::kBatchStride,
+            r == 3 ? d.stride(rewriter, loc, 0) : f.constant(0));
     };
 
     auto dType = cast<MemRefType>(op.getD().getType());
     Type element = dType.getElementType();
     unsigned rank = dType.getRank();
     auto code = [&](Type t) {
-      return constant(t.isF32() ? gemm::kF32
-                      : t.isF16() ? gemm::kF16
-                                  : gemm::kBF16);
+      return f.constant(t.isF32() ? gemm::kF32
+                        : t.isF16() ? gemm::kF16
+                                    : gemm::kBF16);
     };
-    set(gemm::kElementType, code(element));
-    set(gemm::kInputType,
-        code(cast<MemRefType>(op.getA().getType()).getElementType()));
-    set(gemm::kEpilogue, constant(op.getEpilogue() == "relu" ? gemm::kReLU
-                                                             : gemm::kNone));
+    f.set(gemm::kElementType, code(element));
+    f.set(gemm::kInputType,
+          code(cast<MemRefType>(op.getA().getType()).getElementType()));
+    f.set(gemm::kEpilogue, f.constant(op.getEpilogue() == "relu"
+                                          ? gemm::kReLU
+                                          : gemm::kNone));
     MemRefDescriptor d(adaptor.getD()), a(adaptor.getA());
-    set(gemm::kBatch, rank == 3 ? d.size(rewriter, loc, 0) : constant(1));
-    set(gemm::kM, d.size(rewriter, loc, rank - 2));
-    set(gemm::kN, d.size(rewriter, loc, rank - 1));
-    set(gemm::kK, a.size(rewriter, loc, rank - 1));
+    f.set(gemm::kBatch, rank == 3 ? d.size(rewriter, loc, 0) : f.constant(1));
+    f.set(gemm::kM, d.size(rewriter, loc, rank - 2));
+    f.set(gemm::kN, d.size(rewriter, loc, rank - 1));
+    f.set(gemm::kK, a.size(rewriter, loc, rank - 1));
     setOperand(gemm::kA, adaptor.getA(), op.getA());
     setOperand(gemm::kB, adaptor.getB(), op.getB());
     setOperand(gemm::kC, adaptor.getC(), op.getC());
     setOperand(gemm::kD, adaptor.getD(), op.getD());
-    set(gemm::kBias, op.getBias() ? address(adaptor.getBias(), op.getBias())
-                                  : constant(0));
+    f.set(gemm::kBias, op.getBias()
+                           ? f.address(adaptor.getBias(), op.getBias())
+                           : f.constant(0));
+    return f.call(op, "tccGemm", stream);
+  }
+};
 
-    auto module = op->getParentOfType<ModuleOp>();
-    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
-        rewriter, module, "tccGemm", {ptr, ptr},
-        LLVM::LLVMVoidType::get(ctx));
-    if (failed(callee))
-      return rewriter.notifyMatchFailure(op, "tccGemm has another type");
-    LLVM::CallOp::create(rewriter, loc, *callee, ValueRange{stream, desc});
-    rewriter.replaceOp(op, stream);
-    return success();
+struct AttentionOpLowering
+    : public ConvertOpToLLVMPattern<tcc::tcc_gpu::AttentionOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tcc::tcc_gpu::AttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value stream = streamOf(op, adaptor);
+    if (!stream)
+      return rewriter.notifyMatchFailure(
+          op, "expects one async dependency and a token (gpu-async-region)");
+    CallFields f(rewriter, op.getLoc(), attn::kFields);
+    auto qType = cast<MemRefType>(op.getQ().getType());
+    int64_t rank = qType.getRank();
+    bool heads = rank == 4;
+    // Rank 3 is one head: head dim index -1, stride 0.
+    auto setOperand = [&](int64_t base, Value converted, Value original) {
+      MemRefDescriptor d(converted);
+      f.set(base + attn::kAddress, f.address(converted, original));
+      f.set(base + attn::kBatchStride, d.stride(rewriter, f.loc, 0));
+      f.set(base + attn::kHeadStride,
+            heads ? d.stride(rewriter, f.loc, 1) : f.constant(0));
+      f.set(base + attn::kRowStride, d.stride(rewriter, f.loc, rank - 2));
+      f.set(base + attn::kColStride, d.stride(rewriter, f.loc, rank - 1));
+    };
+    f.set(attn::kElementType, f.constant(qType.getElementType().isF16()
+                                             ? attn::kF16
+                                             : attn::kBF16));
+    f.set(attn::kCausal, f.constant(op.getIsCausal() ? 1 : 0));
+    MemRefDescriptor q(adaptor.getQ()), k(adaptor.getK());
+    f.set(attn::kBatch, q.size(rewriter, f.loc, 0));
+    f.set(attn::kHeads, heads ? q.size(rewriter, f.loc, 1) : f.constant(1));
+    f.set(attn::kQueries, q.size(rewriter, f.loc, rank - 2));
+    f.set(attn::kKeys, k.size(rewriter, f.loc, rank - 2));
+    f.set(attn::kHeadDim, f.constant(qType.getDimSize(rank - 1)));
+    float scale = op.getScale().convertToFloat();
+    f.set(attn::kScaleBits,
+          f.constant(int64_t(llvm::bit_cast<uint32_t>(scale))));
+    setOperand(attn::kQ, adaptor.getQ(), op.getQ());
+    setOperand(attn::kK, adaptor.getK(), op.getK());
+    setOperand(attn::kV, adaptor.getV(), op.getV());
+    setOperand(attn::kOut, adaptor.getOut(), op.getOut());
+    return f.call(op, "tccAttention", stream);
   }
 };
 
@@ -134,7 +205,7 @@ struct TCCGPUToLLVMInterface : public ConvertToLLVMPatternInterface {
 
 void tcc::populateTCCGPUToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GemmOpLowering>(converter);
+  patterns.add<GemmOpLowering, AttentionOpLowering>(converter);
 }
 
 void tcc::registerConvertTCCGPUToLLVMInterface(DialectRegistry &registry) {

@@ -108,5 +108,44 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::verify() {
+  auto q = cast<MemRefType>(getQ().getType());
+  auto k = cast<MemRefType>(getK().getType());
+  auto v = cast<MemRefType>(getV().getType());
+  auto out = cast<MemRefType>(getOut().getType());
+  int64_t rank = q.getRank();
+  if (rank != 3 && rank != 4)
+    return emitOpError("expects operands of rank 3 or 4, got ") << rank;
+  for (MemRefType t : {k, v, out}) {
+    if (t.getRank() != rank)
+      return emitOpError("expects q, k, v and out of one rank");
+    if (t.getElementType() != q.getElementType())
+      return emitOpError("expects q, k, v and out of one element type");
+  }
+  int64_t dim = q.getDimSize(rank - 1);
+  if (dim != 64 && dim != 128)
+    return emitOpError("expects a static head dim of 64 or 128, got ")
+           << (ShapedType::isDynamic(dim) ? std::string("?")
+                                          : std::to_string(dim));
+  for (MemRefType t : {k, v, out})
+    if (t.getDimSize(rank - 1) != dim)
+      return emitOpError("expects q, k, v and out of one head dim");
+  // Leading dims: one batch (and head count) for all; rows: q's are out's,
+  // k's are v's.
+  for (int64_t d = 0; d < rank - 2; ++d)
+    for (MemRefType t : {k, v, out})
+      if (!compatible(q.getDimSize(d), t.getDimSize(d)))
+        return emitOpError("expects one size of dim ") << d << " for all";
+  if (!compatible(q.getDimSize(rank - 2), out.getDimSize(rank - 2)))
+    return emitOpError("expects as many out rows as q rows");
+  if (!compatible(k.getDimSize(rank - 2), v.getDimSize(rank - 2)))
+    return emitOpError("expects as many v rows as k rows");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.cpp.inc"

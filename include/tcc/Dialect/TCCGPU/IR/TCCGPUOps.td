@@ -74,4 +74,50 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
   let hasVerifier = 1;
 }
 
+def TCCGPU_HalfMemRef : MemRefOf<[F16, BF16]>;
+
+def TCCGPU_AttentionOp : TCCGPU_Op<"attention", [GPU_AsyncOpInterface]> {
+  let summary = "out = softmax(q kᵀ * scale) v in one fused kernel";
+  let description = [{
+    Scaled dot-product attention on device buffers, through the runtime's
+    flash-attention kernel (lib/Runtime/FlashAttention.cu): the scores
+    stay on chip.
+
+      out[b, h, i, :] = sum_j p[b, h, i, j] v[b, h, j, :],
+      p = softmax_j(scale * q[b, h, i, :] . k[b, h, j, :])
+
+    Operands are [batch, heads, rows, dim] or [batch, rows, dim] (one head)
+    views of one element type, f16 or bf16; softmax and accumulation are in
+    f32, and the unnormalized probabilities are rounded to the element type
+    before the product with v (as tcc.attention defines). `dim` is static,
+    64 or 128, and the same for all four. With `is_causal`, key j is kept
+    for query i only when j <= i.
+
+    Like tcc_gpu.gemm, the views' strides say how the operands lie in
+    memory (a q/k/v read straight out of a fused QKV projection, an output
+    written in [batch, rows, heads, dim] order): each must have unit stride
+    along `dim` at run time, else the call fails with a message.
+
+    ```mlir
+    %t1 = tcc_gpu.attention async [%t0] %q, %k, %v into %o {scale = 0.125 : f32}
+        : memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>>, ...
+    ```
+  }];
+  let arguments = (ins
+    Variadic<GPU_AsyncToken>:$asyncDependencies,
+    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$q,
+    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$k,
+    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$v,
+    Arg<TCCGPU_HalfMemRef, "", [MemWrite]>:$out,
+    F32Attr:$scale,
+    DefaultValuedAttr<BoolAttr, "false">:$is_causal);
+  let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
+  let assemblyFormat = [{
+    custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
+    $q `,` $k `,` $v `into` $out attr-dict
+    `:` type($q) `,` type($k) `,` type($v) `into` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_DIALECT_TCCGPU_IR_TCCGPUOPS_TD

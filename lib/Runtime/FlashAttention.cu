@@ -1,0 +1,279 @@
+//===- FlashAttention.cu - fused attention kernels for tccAttention -------===//
+//
+// out = softmax(q kᵀ * scale) v for f16/bf16 q, k, v, one kernel: the
+// scores never reach memory (FlashAttention-2's loop). A block takes 64
+// queries of one (batch, head); each of its 4 warps 16 of them. For every
+// 64 keys the block stages k and vᵀ in shared memory; a warp computes its
+// 16 x 64 scores with mma.sync (m16n8k16, f32 accumulation), keeps a
+// running row max and sum, rounds the unnormalized probabilities to the
+// input type (registers: the scores' accumulator layout is the next
+// product's operand layout) and accumulates p v. The sum divides at the
+// end. Layouts are the PTX ISA's for mma.m16n8k16 (groupID = lane / 4,
+// lane % 4 in the group).
+//
+// Built by nvcc into a fatbin that lib/Runtime/FlashAttention.cpp embeds
+// and loads through the driver API (no CUDA runtime). One entry point per
+// element type, head dim and access width (16-byte vectors when every row
+// is aligned, else element by element).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "FlashAttentionParams.h"
+
+using tcc::attention::Operand;
+using tcc::attention::Params;
+
+namespace {
+
+constexpr int kBlockQ = 64; // queries per block
+constexpr int kBlockK = 64; // keys per step
+constexpr int kWarps = 4;
+constexpr int kPad = 8;     // elements after each shared row: no bank conflicts
+
+template <typename T> struct Mma;
+template <> struct Mma<__nv_bfloat16> {
+  static __device__ void run(float *c, const uint32_t *a, uint32_t b0,
+                             uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
+                   "r"(b1));
+  }
+  static __device__ uint32_t pack(float lo, float hi) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+  }
+};
+template <> struct Mma<__half> {
+  static __device__ void run(float *c, const uint32_t *a, uint32_t b0,
+                             uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
+                   "r"(b1));
+  }
+  static __device__ uint32_t pack(float lo, float hi) {
+    __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+  }
+};
+
+/// Eight consecutive elements of `row` from column `col` (zeros past
+/// `valid` rows are the caller's).
+template <bool Vec>
+__device__ void load8(const uint16_t *row, uint16_t (&out)[8]) {
+  if constexpr (Vec) {
+    uint4 v = *reinterpret_cast<const uint4 *>(row);
+    *reinterpret_cast<uint4 *>(out) = v;
+  } else {
+#pragma unroll
+    for (int e = 0; e < 8; ++e)
+      out[e] = row[e];
+  }
+}
+
+__device__ uint32_t shared32(const uint16_t *p) {
+  return *reinterpret_cast<const uint32_t *>(p);
+}
+
+template <typename T, int D, bool Vec>
+__device__ void attention(const Params &p) {
+  constexpr int kQStride = D + kPad, kKStride = D + kPad,
+                kVStride = kBlockK + kPad;
+  extern __shared__ __align__(16) uint16_t smem[];
+  uint16_t *qs = smem;                       // [kBlockQ][D + pad]
+  uint16_t *ks = qs + kBlockQ * kQStride;    // [kBlockK][D + pad]
+  uint16_t *vt = ks + kBlockK * kKStride;    // [D][kBlockK + pad]: v transposed
+
+  const int qBlocks = (p.queries + kBlockQ - 1) / kBlockQ;
+  int64_t linear = blockIdx.x;
+  const int qBlock = int(linear % qBlocks);
+  linear /= qBlocks;
+  const int head = int(linear % p.heads);
+  const int batch = int(linear / p.heads);
+  const int q0 = qBlock * kBlockQ;
+
+  const uint16_t *q = p.q.data + batch * p.q.batchStride + head * p.q.headStride;
+  const uint16_t *k = p.k.data + batch * p.k.batchStride + head * p.k.headStride;
+  const uint16_t *v = p.v.data + batch * p.v.batchStride + head * p.v.headStride;
+  uint16_t *out = const_cast<uint16_t *>(p.out.data) +
+                  batch * p.out.batchStride + head * p.out.headStride;
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int g = lane / 4, t = lane % 4; // groupID, thread in group
+  constexpr int kChunks = D / 8;        // 8-element chunks of a row
+
+  // Queries to shared memory, then to this warp's A fragments.
+  for (int i = tid; i < kBlockQ * kChunks; i += kWarps * 32) {
+    int r = i / kChunks, c = (i % kChunks) * 8;
+    uint16_t x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (q0 + r < p.queries)
+      load8<Vec>(q + int64_t(q0 + r) * p.q.rowStride + c, x);
+    *reinterpret_cast<uint4 *>(qs + r * kQStride + c) =
+        *reinterpret_cast<uint4 *>(x);
+  }
+  __syncthreads();
+  uint32_t qa[D / 16][4];
+  {
+    const uint16_t *rows = qs + (warp * 16 + g) * kQStride;
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) {
+      qa[kk][0] = shared32(rows + kk * 16 + 2 * t);
+      qa[kk][1] = shared32(rows + 8 * kQStride + kk * 16 + 2 * t);
+      qa[kk][2] = shared32(rows + kk * 16 + 8 + 2 * t);
+      qa[kk][3] = shared32(rows + 8 * kQStride + kk * 16 + 8 + 2 * t);
+    }
+  }
+
+  float o[D / 8][4];
+#pragma unroll
+  for (int d = 0; d < D / 8; ++d)
+    o[d][0] = o[d][1] = o[d][2] = o[d][3] = 0.f;
+  float rowMax[2] = {-INFINITY, -INFINITY};
+  float rowSum[2] = {0.f, 0.f}; // this thread's part; the quad's at the end
+  const int myRow[2] = {q0 + warp * 16 + g, q0 + warp * 16 + g + 8};
+
+  int keyEnd = p.keys;
+  if (p.causal)
+    keyEnd = min(keyEnd, q0 + kBlockQ);
+  for (int k0 = 0; k0 < keyEnd; k0 += kBlockK) {
+    __syncthreads(); // the previous step's k and vᵀ are read
+    for (int i = tid; i < kBlockK * kChunks; i += kWarps * 32) {
+      int r = i / kChunks, c = (i % kChunks) * 8;
+      uint16_t x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      uint16_t y[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      if (k0 + r < p.keys) {
+        load8<Vec>(k + int64_t(k0 + r) * p.k.rowStride + c, x);
+        load8<Vec>(v + int64_t(k0 + r) * p.v.rowStride + c, y);
+      }
+      *reinterpret_cast<uint4 *>(ks + r * kKStride + c) =
+          *reinterpret_cast<uint4 *>(x);
+#pragma unroll
+      for (int e = 0; e < 8; ++e)
+        vt[(c + e) * kVStride + r] = y[e];
+    }
+    __syncthreads();
+
+    // s = q kᵀ: 8 tiles of 8 keys.
+    float s[kBlockK / 8][4];
+#pragma unroll
+    for (int n = 0; n < kBlockK / 8; ++n) {
+      s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+      const uint16_t *key = ks + (n * 8 + g) * kKStride;
+#pragma unroll
+      for (int kk = 0; kk < D / 16; ++kk)
+        Mma<T>::run(s[n], qa[kk], shared32(key + kk * 16 + 2 * t),
+                    shared32(key + kk * 16 + 8 + 2 * t));
+    }
+
+    // Scale and mask; the block's row maxima.
+    float blockMax[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+    for (int n = 0; n < kBlockK / 8; ++n)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        int key = k0 + n * 8 + 2 * t + (e & 1);
+        int row = myRow[e / 2];
+        bool masked = key >= p.keys || (p.causal && key > row);
+        float x = masked ? -INFINITY : s[n][e] * p.scaleLog2;
+        s[n][e] = x;
+        blockMax[e / 2] = fmaxf(blockMax[e / 2], x);
+      }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      blockMax[r] = fmaxf(blockMax[r], __shfl_xor_sync(0xffffffff, blockMax[r], 1));
+      blockMax[r] = fmaxf(blockMax[r], __shfl_xor_sync(0xffffffff, blockMax[r], 2));
+    }
+    float base[2], alpha[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float m = fmaxf(rowMax[r], blockMax[r]);
+      // A row with every key masked so far: exponents relative to 0.
+      base[r] = m == -INFINITY ? 0.f : m;
+      alpha[r] = exp2f(rowMax[r] - base[r]);
+      rowMax[r] = m;
+      rowSum[r] *= alpha[r];
+    }
+#pragma unroll
+    for (int d = 0; d < D / 8; ++d) {
+      o[d][0] *= alpha[0];
+      o[d][1] *= alpha[0];
+      o[d][2] *= alpha[1];
+      o[d][3] *= alpha[1];
+    }
+
+    // p = exp2(s - max), rounded to T as the next product's A fragments.
+    uint32_t pa[kBlockK / 16][4];
+#pragma unroll
+    for (int n = 0; n < kBlockK / 8; ++n) {
+      float e0 = exp2f(s[n][0] - base[0]), e1 = exp2f(s[n][1] - base[0]);
+      float e2 = exp2f(s[n][2] - base[1]), e3 = exp2f(s[n][3] - base[1]);
+      rowSum[0] += e0 + e1;
+      rowSum[1] += e2 + e3;
+      pa[n / 2][(n % 2) * 2 + 0] = Mma<T>::pack(e0, e1);
+      pa[n / 2][(n % 2) * 2 + 1] = Mma<T>::pack(e2, e3);
+    }
+
+    // o += p v: B[key][d] = vᵀ[d][key].
+#pragma unroll
+    for (int d = 0; d < D / 8; ++d) {
+      const uint16_t *col = vt + (d * 8 + g) * kVStride;
+#pragma unroll
+      for (int kc = 0; kc < kBlockK / 16; ++kc)
+        Mma<T>::run(o[d], pa[kc], shared32(col + kc * 16 + 2 * t),
+                    shared32(col + kc * 16 + 8 + 2 * t));
+    }
+  }
+
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    rowSum[r] += __shfl_xor_sync(0xffffffff, rowSum[r], 1);
+    rowSum[r] += __shfl_xor_sync(0xffffffff, rowSum[r], 2);
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    if (myRow[r] >= p.queries)
+      continue;
+    // A row with no key at all (causal with more keys masked than exist)
+    // has sum 0: zeros, not NaNs.
+    float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
+    uint16_t *dst = out + int64_t(myRow[r]) * p.out.rowStride;
+#pragma unroll
+    for (int d = 0; d < D / 8; ++d) {
+      uint32_t packed = Mma<T>::pack(o[d][2 * r] * inv, o[d][2 * r + 1] * inv);
+      uint16_t *at = dst + d * 8 + 2 * t;
+      if constexpr (Vec) {
+        *reinterpret_cast<uint32_t *>(at) = packed;
+      } else {
+        at[0] = uint16_t(packed & 0xffff);
+        at[1] = uint16_t(packed >> 16);
+      }
+    }
+  }
+}
+
+} // namespace
+
+// Entry points: tcc_attention_<type>_d<D>_<vec|scalar>, 128 threads,
+// blocks = ceil(queries / 64) * heads * batch, dynamic shared memory
+// (64 * (D + 8) * 2 + 64 * (D + 8) * 2 + D * 72 * 2 bytes).
+#define TCC_ATTENTION_ENTRY(TYPE, NAME, D)                                     \
+  extern "C" __global__ void __launch_bounds__(128)                            \
+      tcc_attention_##NAME##_d##D##_vec(Params p) {                            \
+    attention<TYPE, D, true>(p);                                               \
+  }                                                                            \
+  extern "C" __global__ void __launch_bounds__(128)                            \
+      tcc_attention_##NAME##_d##D##_scalar(Params p) {                         \
+    attention<TYPE, D, false>(p);                                              \
+  }
+
+TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 64)
+TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 128)
+TCC_ATTENTION_ENTRY(__half, f16, 64)
+TCC_ATTENTION_ENTRY(__half, f16, 128)
