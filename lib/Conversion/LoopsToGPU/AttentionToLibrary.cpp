@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
@@ -314,6 +315,10 @@ struct AttentionToLibraryPass
                                  b.getBoolAttr(attention.getIsCausal()));
     auto result = bufferization::ToTensorOp::create(
         b, loc, resultType, alloc, /*restrict=*/true, /*writable=*/true);
+    // The group's size expressions (--symbolic-shapes) stay with its value:
+    // a reshape of it still lowers to a view.
+    if (Attribute shape = group->getAttr(kShapeAttr))
+      result->setAttr(kShapeAttr, shape);
     b.replaceOp(group, result.getResult());
     // The copies and reshapes the views replaced.
     for (const View &v : views)

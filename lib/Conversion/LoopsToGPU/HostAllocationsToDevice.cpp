@@ -44,6 +44,25 @@ void copyByLoop(IRRewriter &rewriter, memref::CopyOp copy) {
   rewriter.eraseOp(copy);
 }
 
+/// Whether `op` allocates, frees or fills a buffer that only the host reads:
+/// the shape operand of a memref.reshape (a reshape whose dims bufferization
+/// could not express as a view).
+bool readByHost(Operation *op) {
+  Value buffer;
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    buffer = alloc.getMemref();
+  else if (auto alloca = dyn_cast<memref::AllocaOp>(op))
+    buffer = alloca.getMemref();
+  else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+    buffer = dealloc.getMemref();
+  else
+    return false;
+  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+    auto reshape = dyn_cast<memref::ReshapeOp>(user);
+    return reshape && reshape.getShape() == buffer;
+  });
+}
+
 struct HostAllocationsToDevicePass
     : tcc::impl::HostAllocationsToDevicePassBase<HostAllocationsToDevicePass> {
   using Base::Base;
@@ -59,7 +78,8 @@ struct HostAllocationsToDevicePass
           op->getParentOfType<scf::ParallelOp>())
         return;
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
-              memref::AllocaOp>(op))
+              memref::AllocaOp>(op) &&
+          !readByHost(op))
         ops.push_back(op);
       if (auto global = dyn_cast<memref::GetGlobalOp>(op))
         globals.push_back(global);
