@@ -129,7 +129,8 @@ def main():
                     os.path.join(ROOT, "benchmarks", "gpu", "cases", "gemms.mlir"),
                     "--target=cuda", "-o", os.path.join(OUT, "libgemms.so")],
                    check=True)
-    shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", "torch_gemm.py"), OUT)
+    for script in ("torch_gemm.py", "torch_attention.py"):
+        shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", script), OUT)
     # The whole ViT-B/16, for vit_harness.py (PyTorch side by side).
     subprocess.run([os.path.join(BIN, "tcc-compile"),
                     os.path.join(ROOT, "examples", "vit_b16.mlir"),

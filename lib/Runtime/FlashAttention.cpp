@@ -32,9 +32,9 @@ namespace {
 
 constexpr int kThreads = 128, kBlockQ = 64, kBlockK = 64, kPad = 8;
 
+/// q's tile, and k's and v's twice (double-buffered), in 16-bit elements.
 size_t sharedBytes(int64_t headDim) {
-  return size_t(2) * (kBlockQ * (headDim + kPad) + kBlockK * (headDim + kPad) +
-                      headDim * (kBlockK + kPad));
+  return size_t(2) * (headDim + kPad) * (kBlockQ + 4 * kBlockK);
 }
 
 std::mutex mutex;

@@ -2,13 +2,15 @@
 //
 // out = softmax(q kᵀ * scale) v for f16/bf16 q, k, v, one kernel: the
 // scores never reach memory (FlashAttention-2's loop). A block takes 64
-// queries of one (batch, head); each of its 4 warps 16 of them. For every
-// 64 keys the block stages k and vᵀ in shared memory; a warp computes its
-// 16 x 64 scores with mma.sync (m16n8k16, f32 accumulation), keeps a
+// queries of one (batch, head); each of its 4 warps 16 of them. The block
+// stages 64 keys of k and v at a time in shared memory, double-buffered:
+// cp.async fetches the next 64 while the warps compute on these (16-byte
+// form; the element form loads synchronously). A warp computes its 16 x 64
+// scores with mma.sync (m16n8k16, f32 accumulation), keeps a
 // running row max and sum, rounds the unnormalized probabilities to the
 // input type (registers: the scores' accumulator layout is the next
-// product's operand layout) and accumulates p v. The sum divides at the
-// end. Layouts are the PTX ISA's for mma.m16n8k16 (groupID = lane / 4,
+// product's operand layout) and accumulates p v, v's fragments read
+// transposed by ldmatrix.trans. The sum divides at the end. Layouts are the PTX ISA's for mma.m16n8k16 (groupID = lane / 4,
 // lane % 4 in the group).
 //
 // Built by nvcc into a fatbin that lib/Runtime/FlashAttention.cpp embeds
@@ -78,18 +80,38 @@ __device__ void load8(const uint16_t *row, uint16_t (&out)[8]) {
   }
 }
 
+/// 16 bytes global -> shared without registers (zeros when !valid).
+__device__ void copyAsync(uint16_t *dst, const uint16_t *src, bool valid) {
+  uint32_t to = uint32_t(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to),
+               "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ void waitAsync() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+/// Four 8 x 8 b16 tiles, transposed (ldmatrix.x4.trans); `row` is this
+/// lane's row address.
+__device__ void loadTransposed(uint32_t (&r)[4], const uint16_t *row) {
+  uint32_t at = uint32_t(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+               "{%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(at));
+}
+
 __device__ uint32_t shared32(const uint16_t *p) {
   return *reinterpret_cast<const uint32_t *>(p);
 }
 
 template <typename T, int D, bool Vec>
 __device__ void attention(const Params &p) {
-  constexpr int kQStride = D + kPad, kKStride = D + kPad,
-                kVStride = kBlockK + kPad;
+  constexpr int kStride = D + kPad; // every staged row: 16-byte aligned
+  constexpr int kTile = kBlockK * kStride;
   extern __shared__ __align__(16) uint16_t smem[];
-  uint16_t *qs = smem;                       // [kBlockQ][D + pad]
-  uint16_t *ks = qs + kBlockQ * kQStride;    // [kBlockK][D + pad]
-  uint16_t *vt = ks + kBlockK * kKStride;    // [D][kBlockK + pad]: v transposed
+  uint16_t *qs = smem;                    // [kBlockQ][D + pad]
+  uint16_t *kv = qs + kBlockQ * kStride;  // 2 x {k, v}: [kBlockK][D + pad]
 
   const int qBlocks = (p.queries + kBlockQ - 1) / kBlockQ;
   int64_t linear = blockIdx.x;
@@ -115,19 +137,19 @@ __device__ void attention(const Params &p) {
     uint16_t x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (q0 + r < p.queries)
       load8<Vec>(q + int64_t(q0 + r) * p.q.rowStride + c, x);
-    *reinterpret_cast<uint4 *>(qs + r * kQStride + c) =
+    *reinterpret_cast<uint4 *>(qs + r * kStride + c) =
         *reinterpret_cast<uint4 *>(x);
   }
   __syncthreads();
   uint32_t qa[D / 16][4];
   {
-    const uint16_t *rows = qs + (warp * 16 + g) * kQStride;
+    const uint16_t *rows = qs + (warp * 16 + g) * kStride;
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) {
       qa[kk][0] = shared32(rows + kk * 16 + 2 * t);
-      qa[kk][1] = shared32(rows + 8 * kQStride + kk * 16 + 2 * t);
+      qa[kk][1] = shared32(rows + 8 * kStride + kk * 16 + 2 * t);
       qa[kk][2] = shared32(rows + kk * 16 + 8 + 2 * t);
-      qa[kk][3] = shared32(rows + 8 * kQStride + kk * 16 + 8 + 2 * t);
+      qa[kk][3] = shared32(rows + 8 * kStride + kk * 16 + 8 + 2 * t);
     }
   }
 
@@ -142,30 +164,52 @@ __device__ void attention(const Params &p) {
   int keyEnd = p.keys;
   if (p.causal)
     keyEnd = min(keyEnd, q0 + kBlockQ);
-  for (int k0 = 0; k0 < keyEnd; k0 += kBlockK) {
-    __syncthreads(); // the previous step's k and vᵀ are read
+  const int steps = (keyEnd + kBlockK - 1) / kBlockK;
+  // Stages keys [k0, k0 + 64) of k and v into buffer `buf`.
+  auto stage = [&](int k0, int buf) {
+    uint16_t *kt = kv + buf * 2 * kTile, *vt = kt + kTile;
     for (int i = tid; i < kBlockK * kChunks; i += kWarps * 32) {
       int r = i / kChunks, c = (i % kChunks) * 8;
-      uint16_t x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      uint16_t y[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      if (k0 + r < p.keys) {
-        load8<Vec>(k + int64_t(k0 + r) * p.k.rowStride + c, x);
-        load8<Vec>(v + int64_t(k0 + r) * p.v.rowStride + c, y);
+      bool valid = k0 + r < p.keys;
+      const uint16_t *kr = k + int64_t(valid ? k0 + r : 0) * p.k.rowStride + c;
+      const uint16_t *vr = v + int64_t(valid ? k0 + r : 0) * p.v.rowStride + c;
+      if constexpr (Vec) {
+        copyAsync(kt + r * kStride + c, kr, valid);
+        copyAsync(vt + r * kStride + c, vr, valid);
+      } else {
+        uint16_t x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        uint16_t y[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        if (valid) {
+          load8<false>(kr, x);
+          load8<false>(vr, y);
+        }
+        *reinterpret_cast<uint4 *>(kt + r * kStride + c) =
+            *reinterpret_cast<uint4 *>(x);
+        *reinterpret_cast<uint4 *>(vt + r * kStride + c) =
+            *reinterpret_cast<uint4 *>(y);
       }
-      *reinterpret_cast<uint4 *>(ks + r * kKStride + c) =
-          *reinterpret_cast<uint4 *>(x);
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        vt[(c + e) * kVStride + r] = y[e];
+    }
+    commitAsync();
+  };
+  if (steps > 0)
+    stage(0, 0);
+  for (int step = 0; step < steps; ++step) {
+    const int k0 = step * kBlockK;
+    if (step + 1 < steps) {
+      stage(k0 + kBlockK, (step + 1) & 1);
+      waitAsync<1>(); // this step's tile has landed, the next is in flight
+    } else {
+      waitAsync<0>();
     }
     __syncthreads();
+    const uint16_t *ks = kv + (step & 1) * 2 * kTile, *vs = ks + kTile;
 
     // s = q kᵀ: 8 tiles of 8 keys.
     float s[kBlockK / 8][4];
 #pragma unroll
     for (int n = 0; n < kBlockK / 8; ++n) {
       s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
-      const uint16_t *key = ks + (n * 8 + g) * kKStride;
+      const uint16_t *key = ks + (n * 8 + g) * kStride;
 #pragma unroll
       for (int kk = 0; kk < D / 16; ++kk)
         Mma<T>::run(s[n], qa[kk], shared32(key + kk * 16 + 2 * t),
@@ -220,15 +264,23 @@ __device__ void attention(const Params &p) {
       pa[n / 2][(n % 2) * 2 + 1] = Mma<T>::pack(e2, e3);
     }
 
-    // o += p v: B[key][d] = vᵀ[d][key].
+    // o += p v. B[key][d] = v[key][d]: ldmatrix.trans gives a thread the
+    // pairs (keys 2t, 2t + 1; dim g) of four 8 x 8 tiles: keys +0 and +8
+    // of dims d and d + 1. Lane l addresses row l % 8 of tile l / 8.
 #pragma unroll
-    for (int d = 0; d < D / 8; ++d) {
-      const uint16_t *col = vt + (d * 8 + g) * kVStride;
+    for (int kc = 0; kc < kBlockK / 16; ++kc)
 #pragma unroll
-      for (int kc = 0; kc < kBlockK / 16; ++kc)
-        Mma<T>::run(o[d], pa[kc], shared32(col + kc * 16 + 2 * t),
-                    shared32(col + kc * 16 + 8 + 2 * t));
-    }
+      for (int d = 0; d < D / 8; d += 2) {
+        const uint16_t *row = vs +
+                              (kc * 16 + ((lane / 8) % 2) * 8 + lane % 8) *
+                                  kStride +
+                              (d + lane / 16) * 8;
+        uint32_t b[4];
+        loadTransposed(b, row);
+        Mma<T>::run(o[d], pa[kc], b[0], b[1]);
+        Mma<T>::run(o[d + 1], pa[kc], b[2], b[3]);
+      }
+    __syncthreads(); // every warp is done with this buffer before it refills
   }
 
 #pragma unroll
@@ -262,18 +314,20 @@ __device__ void attention(const Params &p) {
 
 // Entry points: tcc_attention_<type>_d<D>_<vec|scalar>, 128 threads,
 // blocks = ceil(queries / 64) * heads * batch, dynamic shared memory
-// (64 * (D + 8) * 2 + 64 * (D + 8) * 2 + D * 72 * 2 bytes).
-#define TCC_ATTENTION_ENTRY(TYPE, NAME, D)                                     \
-  extern "C" __global__ void __launch_bounds__(128)                            \
+// 5 * 64 * (D + 8) * 2 bytes (q, and k and v twice).
+// BLOCKS: blocks per SM that shared memory allows (228 KiB: 4 at D = 64,
+// 2 at D = 128), so registers are budgeted for them.
+#define TCC_ATTENTION_ENTRY(TYPE, NAME, D, BLOCKS)                             \
+  extern "C" __global__ void __launch_bounds__(128, BLOCKS)                    \
       tcc_attention_##NAME##_d##D##_vec(Params p) {                            \
     attention<TYPE, D, true>(p);                                               \
   }                                                                            \
-  extern "C" __global__ void __launch_bounds__(128)                            \
+  extern "C" __global__ void __launch_bounds__(128, BLOCKS)                    \
       tcc_attention_##NAME##_d##D##_scalar(Params p) {                         \
     attention<TYPE, D, false>(p);                                              \
   }
 
-TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 64)
-TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 128)
-TCC_ATTENTION_ENTRY(__half, f16, 64)
-TCC_ATTENTION_ENTRY(__half, f16, 128)
+TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 64, 4)
+TCC_ATTENTION_ENTRY(__nv_bfloat16, bf16, 128, 2)
+TCC_ATTENTION_ENTRY(__half, f16, 64, 4)
+TCC_ATTENTION_ENTRY(__half, f16, 128, 2)
