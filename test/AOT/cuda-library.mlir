@@ -49,3 +49,16 @@ func.func @bias_relu(%x: tensor<?x64xf32> {tcc.shape = #tcc.shape<[N, 64]>}, %b:
 // GEMM-DAG: U dlopen
 // RUN: strings %t/liblinear.so | FileCheck %s --check-prefix=SONAME
 // SONAME: libcublasLt.so.13
+
+// bf16 attention: the runtime's fused kernel (tccAttention), its fatbin
+// embedded in the library (sm_80 and sm_90 code, and PTX) and loaded
+// through the driver; nothing else is needed.
+// RUN: tcc-compile %S/Inputs/cuda_attention.mlir --target=cuda -o %t/libattention.so
+// RUN: readelf -d %t/libattention.so | FileCheck %s --check-prefix=ATTDEPS --implicit-check-not=cublas --implicit-check-not=cudart
+// ATTDEPS: NEEDED{{.*}}libcuda.so.1
+// RUN: nm %t/libattention.so | FileCheck %s --check-prefix=ATTENTION
+// ATTENTION-DAG: {{[tT]}} tccAttention
+// ATTENTION-DAG: {{[rR]}} {{.*}}tcc_flash_attention_fatbin
+// ATTENTION-DAG: U cuFuncSetAttribute
+// RUN: strings %t/libattention.so | FileCheck %s --check-prefix=KERNELS
+// KERNELS: tcc_attention_bf16_d64_vec

@@ -6,6 +6,7 @@
 
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa" --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa cublaslt=false" --split-input-file | FileCheck %s --check-prefix=GENERATED
+// RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa flash-attention=false" --split-input-file | FileCheck %s --check-prefix=UNFUSED
 
 // add + relu + mul by a broadcast row: one fused kernel. Four consecutive
 // columns per thread, read and written with 16-byte vector accesses when
@@ -101,4 +102,26 @@ func.func @linear_relu(%x: tensor<?x256xf32> {tcc.shape = #tcc.shape<[N, 256]>},
   %y = tcc.linear %x, %w, %b : (tensor<?x256xf32>, tensor<512x256xf32>, tensor<512xf32>) -> tensor<?x512xf32>
   %r = tcc.relu %y : (tensor<?x512xf32>) -> tensor<?x512xf32>
   return %r : tensor<?x512xf32>
+}
+
+// -----
+
+// bf16 attention: one call of the runtime's fused kernel (tccAttention) on
+// the call's stream, no kernel of tcc's own and no product; without the
+// fused kernel, the generic path's score products and softmax kernel.
+// CHECK-LABEL: llvm.func @attention_bf16
+//       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
+//   CHECK-NOT:   gpu.launch_func
+//   CHECK-NOT:   tccGemm
+//       CHECK:   llvm.call @tccAttention(%[[S]], %{{.+}})
+//   CHECK-NOT:   gpu.launch_func
+//       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
+// UNFUSED-LABEL: llvm.func @attention_bf16
+//   UNFUSED-NOT:   tccAttention
+//       UNFUSED:   llvm.call @tccGemm
+//       UNFUSED:   gpu.launch_func
+//       UNFUSED:   llvm.call @tccGemm
+func.func @attention_bf16(%q: tensor<?x12x197x64xbf16>, %k: tensor<?x12x197x64xbf16>, %v: tensor<?x12x197x64xbf16>) -> tensor<?x12x197x64xbf16> {
+  %o = tcc.attention %q, %k, %v : (tensor<?x12x197x64xbf16>, tensor<?x12x197x64xbf16>, tensor<?x12x197x64xbf16>) -> tensor<?x12x197x64xbf16>
+  return %o : tensor<?x12x197x64xbf16>
 }

@@ -201,6 +201,7 @@ struct AttentionToLibraryPass
     // Each operand: its data as a buffer, the view's sizes and strides.
     struct Operand {
       SmallVector<Value> sizes, strides; // logical dims
+      SmallVector<int64_t> staticSizes;  // kDynamic where unknown
       Value base, offset;
     };
     auto buffer = [&](const View &view) {
@@ -221,6 +222,7 @@ struct AttentionToLibraryPass
       for (int64_t d : view.dims) {
         o.sizes.push_back(d < 0 ? one : meta.getSizes()[d]);
         o.strides.push_back(d < 0 ? zero : meta.getStrides()[d]);
+        o.staticSizes.push_back(d < 0 ? 1 : t.getDimSize(d));
       }
       return o;
     };
@@ -232,19 +234,21 @@ struct AttentionToLibraryPass
     Operand q = buffer(views[0]), k = buffer(views[1]), v = buffer(views[2]);
 
     // Sizes the verifier could not compare are compared at run time.
-    auto assertEqual = [&](Value x, Value y, StringRef what) {
-      if (x == y)
+    auto assertEqual = [&](const Operand &x, const Operand &y, int64_t d,
+                           StringRef what) {
+      if (!ShapedType::isDynamic(x.staticSizes[d]) &&
+          !ShapedType::isDynamic(y.staticSizes[d]))
         return;
-      Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+      Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       x.sizes[d], y.sizes[d]);
       cf::AssertOp::create(b, loc, eq,
                            ("tcc.attention: " + what + " differ").str());
     };
     for (int64_t d = 0; d < rank - 2; ++d) {
-      assertEqual(q.sizes[d], k.sizes[d], "q and k leading dims");
-      assertEqual(q.sizes[d], v.sizes[d], "q and v leading dims");
+      assertEqual(q, k, d, "q and k leading dims");
+      assertEqual(q, v, d, "q and v leading dims");
     }
-    assertEqual(k.sizes[rank - 2], v.sizes[rank - 2],
-                "k and v sequence lengths");
+    assertEqual(k, v, rank - 2, "k and v sequence lengths");
 
     // The output: the group's result, dense; the attention writes it
     // through the inverse of the transposes between them.

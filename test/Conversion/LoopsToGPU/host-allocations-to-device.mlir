@@ -91,3 +91,25 @@ func.func @strided_copy(%v: memref<?x12xf32, strided<[13, 1]>>, %n: index) -> me
   memref.copy %v, %a : memref<?x12xf32, strided<[13, 1]>> to memref<?x12xf32>
   return %a : memref<?x12xf32>
 }
+
+// -----
+
+// The shape of a memref.reshape is read by the host (the reshape builds a
+// descriptor from it): its buffer stays in host memory.
+// CHECK-LABEL: func.func @reshape_shape
+//       CHECK:   %[[SHAPE:.+]] = memref.alloc() : memref<2xi64>
+//       CHECK:   memref.store %{{.+}}, %[[SHAPE]]
+//       CHECK:   memref.reshape %{{.+}}(%[[SHAPE]])
+//       CHECK:   memref.dealloc %[[SHAPE]]
+//   CHECK-NOT:   gpu.alloc
+func.func @reshape_shape(%x: memref<?xf32>, %n: i64) -> memref<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : i64
+  %shape = memref.alloc() : memref<2xi64>
+  memref.store %n, %shape[%c0] : memref<2xi64>
+  memref.store %c4, %shape[%c1] : memref<2xi64>
+  %r = memref.reshape %x(%shape) : (memref<?xf32>, memref<2xi64>) -> memref<?x4xf32>
+  memref.dealloc %shape : memref<2xi64>
+  return %r : memref<?x4xf32>
+}

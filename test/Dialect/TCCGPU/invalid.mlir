@@ -89,3 +89,84 @@ func.func @residual(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
         into memref<4x6xf32>
   return
 }
+
+// -----
+
+func.func @attention_rank(%q: memref<2x64xbf16>) {
+  // expected-error @+1 {{expects operands of rank 3 or 4, got 2}}
+  tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
+      : memref<2x64xbf16>, memref<2x64xbf16>, memref<2x64xbf16> into memref<2x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_types(%q: memref<2x8x64xbf16>, %k: memref<2x8x64xf16>) {
+  // expected-error @+1 {{expects q, k, v and out of one element type}}
+  tcc_gpu.attention %q, %k, %q into %q {scale = 1.0 : f32}
+      : memref<2x8x64xbf16>, memref<2x8x64xf16>, memref<2x8x64xbf16> into memref<2x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_f32(%q: memref<2x8x64xf32>) {
+  // expected-error @+1 {{operand #0 must be memref of 16-bit float or bfloat16 type values}}
+  tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
+      : memref<2x8x64xf32>, memref<2x8x64xf32>, memref<2x8x64xf32> into memref<2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_head_dim(%q: memref<2x8x96xbf16>) {
+  // expected-error @+1 {{expects a static head dim of 64 or 128, got 96}}
+  tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
+      : memref<2x8x96xbf16>, memref<2x8x96xbf16>, memref<2x8x96xbf16> into memref<2x8x96xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_dynamic_head_dim(%q: memref<2x8x?xbf16>) {
+  // expected-error @+1 {{expects a static head dim of 64 or 128, got ?}}
+  tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
+      : memref<2x8x?xbf16>, memref<2x8x?xbf16>, memref<2x8x?xbf16> into memref<2x8x?xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_value_dim(%q: memref<2x8x64xbf16>, %v: memref<2x8x128xbf16>) {
+  // expected-error @+1 {{expects q, k, v and out of one head dim}}
+  tcc_gpu.attention %q, %q, %v into %q {scale = 1.0 : f32}
+      : memref<2x8x64xbf16>, memref<2x8x64xbf16>, memref<2x8x128xbf16> into memref<2x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_batch(%q: memref<2x8x64xbf16>, %k: memref<3x8x64xbf16>) {
+  // expected-error @+1 {{expects one size of dim 0 for all}}
+  tcc_gpu.attention %q, %k, %k into %q {scale = 1.0 : f32}
+      : memref<2x8x64xbf16>, memref<3x8x64xbf16>, memref<3x8x64xbf16> into memref<2x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_rows(%q: memref<2x8x64xbf16>, %k: memref<2x9x64xbf16>, %v: memref<2x10x64xbf16>) {
+  // expected-error @+1 {{expects as many v rows as k rows}}
+  tcc_gpu.attention %q, %k, %v into %q {scale = 1.0 : f32}
+      : memref<2x8x64xbf16>, memref<2x9x64xbf16>, memref<2x10x64xbf16> into memref<2x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_out_rows(%q: memref<2x8x64xbf16>, %o: memref<2x9x64xbf16>) {
+  // expected-error @+1 {{expects as many out rows as q rows}}
+  tcc_gpu.attention %q, %q, %q into %o {scale = 1.0 : f32}
+      : memref<2x8x64xbf16>, memref<2x8x64xbf16>, memref<2x8x64xbf16> into memref<2x9x64xbf16>
+  return
+}

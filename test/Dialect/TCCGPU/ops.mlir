@@ -32,3 +32,22 @@ func.func @gemm(%x: memref<?x768xf32>, %w: memref<3072x768xf32>,
       : memref<4x8x16xbf16>, memref<16x32xbf16> into memref<4x8x32xf32>
   return
 }
+
+// tcc_gpu.attention: [batch, heads, rows, dim] or one head [batch, rows,
+// dim] strided views, causal or not, with and without a token.
+// CHECK-LABEL: func.func @attention
+//       CHECK:   tcc_gpu.attention %{{.+}}, %{{.+}}, %{{.+}} into %{{.+}} {scale = 1.250000e-01 : f32}
+//       CHECK:   %{{.+}} = tcc_gpu.attention async [%{{.+}}] %{{.+}}, %{{.+}}, %{{.+}} into %{{.+}} {is_causal = true, scale = 5.000000e-01 : f32}
+func.func @attention(%q: memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>>,
+                     %o: memref<?x12x197x64xbf16, strided<[151296, 64, 768, 1]>>,
+                     %h: memref<2x100x128xf16>, %t: !gpu.async.token) {
+  tcc_gpu.attention %q, %q, %q into %o {scale = 0.125 : f32}
+      : memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>>,
+        memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>>,
+        memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>>
+        into memref<?x12x197x64xbf16, strided<[151296, 64, 768, 1]>>
+  %t1 = tcc_gpu.attention async [%t] %h, %h, %h into %h {is_causal = true, scale = 0.5 : f32}
+      : memref<2x100x128xf16>, memref<2x100x128xf16>, memref<2x100x128xf16>
+        into memref<2x100x128xf16>
+  return
+}
