@@ -24,10 +24,17 @@
 // CUDA: gpu.binary @vit_b16_kernels
 // CUDA-NOT: gpu.binary
 //
-// The bf16 model (gen_vit_b16.py --dtype bf16): the same 74 products
-// through cuBLASLt (attention's p v included: its probabilities are bf16).
+// The bf16 model (gen_vit_b16.py --dtype bf16): each block's attention is
+// one call of the runtime's fused kernel (tccAttention), reading q, k and v
+// out of the QKV projection's buffer; the 50 other products (patch
+// embedding, 12 x qkv, proj, fc1, fc2, head) go to cuBLASLt.
 // RUN: python3 %tcc_src/scripts/gen_vit_b16.py --dtype bf16 -o %t.vit_bf16.mlir
-// RUN: tcc-opt %t.vit_bf16.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=BF16
+// RUN: tcc-opt %t.vit_bf16.mlir --tcc-cuda-pipeline="format=isa" -o %t.vit_bf16.llvm.mlir
+// RUN: FileCheck %s --check-prefix=BF16 < %t.vit_bf16.llvm.mlir
+// RUN: FileCheck %s --check-prefix=BF16-ATTENTION < %t.vit_bf16.llvm.mlir
 // BF16-LABEL: llvm.func @vit_b16(
-// BF16-COUNT-74: llvm.call @tccGemm(
+// BF16-COUNT-50: llvm.call @tccGemm(
 // BF16-NOT: llvm.call @tccGemm(
+// BF16-ATTENTION-LABEL: llvm.func @vit_b16(
+// BF16-ATTENTION-COUNT-12: llvm.call @tccAttention(
+// BF16-ATTENTION-NOT: llvm.call @tccAttention(
