@@ -203,6 +203,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createDeduplicateKernelsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproximateGPUMathPass());
   // Launches, copies and frees become async ops chained on one stream; the
   // host waits only where it needs a result.
   pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
