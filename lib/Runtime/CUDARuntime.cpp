@@ -170,8 +170,13 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  if (!function)
+  if (!function) {
+    // A failed load said why already; a load that never ran (the
+    // library's constructors were not run) must not pass silently.
+    record("a kernel launch without a loaded kernel (its module was not "
+           "loaded)");
     return;
+  }
   std::string name;
   {
     std::lock_guard<std::mutex> lock(mutex);

@@ -22,6 +22,12 @@
 // SYMS-DAG: T tcc_graph_create
 // SYMS-DAG: T tcc_graph_launch
 // SYMS-DAG: T tcc_graph_destroy
+// The kernel modules' loaders are constructors in .init_array (lld, which
+// tcc-compile prefers, does not run a .ctors section).
+// RUN: readelf -S %t/libgpu.so | FileCheck %s --check-prefix=CTORS
+// CTORS-NOT: .ctors
+// CTORS: .init_array
+// CTORS-NOT: .ctors
 // RUN: nm -D --undefined-only %t/libgpu.so | FileCheck %s --check-prefix=DRIVER
 // DRIVER-DAG: U cuLaunchKernel
 // DRIVER-DAG: U cuModuleLoadData

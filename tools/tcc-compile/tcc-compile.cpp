@@ -278,6 +278,9 @@ createTargetMachine(std::string &error) {
     features = f.getString();
   }
   llvm::TargetOptions options;
+  // Constructors (the kernel modules' loaders) in .init_array: lld does not
+  // run a .ctors section.
+  options.UseInitArray = true;
   // With --target=cuda the host code only sets up descriptors and calls
   // the runtime (the kernels are compiled apart): IR at O1 and codegen
   // without optimization (fast instruction selection and register
