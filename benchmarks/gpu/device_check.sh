@@ -30,29 +30,9 @@ while read -r lib fn rtol atol expected specs; do
 done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
                print $1, $2, $3, $4, $5, specs }' cases.txt)
 
-# Every op's integration test (prepare_sweep.py: test/Integration's
-# --check-reference RUN lines), if built: pass/fail counts and each
-# failure's message. A failure here fails the check too.
+# Every op's integration test (prepare_sweep.py), if built.
 if [ -f sweep/sweep.txt ]; then
-  echo "== sweep: test/Integration on the GPU"
-  pass=0 fail=0
-  while read -r lib fn rtol atol expected specs; do
-    [ -z "$lib" ] && continue
-    args=()
-    for s in $specs; do args+=("--input=$s"); done
-    IFS=, read -ra exp <<<"$expected"
-    for e in "${exp[@]}"; do args+=("--expected_output=@$e"); done
-    if out=$(cd sweep && ./../tcc-run-lib "./$lib" --function="$fn" \
-             --rtol="$rtol" --atol="$atol" "${args[@]}" 2>&1); then
-      pass=$((pass + 1))
-    else
-      fail=$((fail + 1))
-      status=1
-      echo "FAIL $lib $fn: $(echo "$out" | grep -v SUCCESS | head -3 | tr '\n' ' ')"
-    fi
-  done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
-                 print $1, $2, $3, $4, $5, specs }' sweep/sweep.txt)
-  echo "sweep: $pass passed, $fail failed, $(wc -l < sweep/skipped.txt) skipped (sweep/skipped.txt)"
+  bash "$(dirname "${BASH_SOURCE[0]}")/device_sweep.sh" . || status=1
 fi
 
 # Timing of the memory-bound kernels at [16384, N] (inputs random, made on

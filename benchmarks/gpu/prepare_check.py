@@ -141,7 +141,8 @@ def main():
                     "--dtype", "bf16", "-o", vit_bf16], check=True)
     subprocess.run([os.path.join(BIN, "tcc-compile"), vit_bf16, "--target=cuda",
                     "-o", os.path.join(OUT, "libvit_b16_bf16.so")], check=True)
-    for f in ["benchmarks/gpu/vit_harness.py", "scripts/gen_vit_b16.py"]:
+    for f in ["benchmarks/gpu/vit_harness.py", "scripts/gen_vit_b16.py",
+              "benchmarks/gpu/device_check.sh", "benchmarks/gpu/device_sweep.sh"]:
         shutil.copy(os.path.join(ROOT, f), OUT)
     # The 1 kHz loop's bucket: batch 1 fixed, so the products stay
     # generated matvec kernels (a dynamic batch gives them to cuBLASLt).

@@ -11,10 +11,11 @@ are saved as .npy (tcc-run-lib regenerates seeded random inputs the same
 way). RUN lines that need what a library cannot take (--random-inputs,
 --buckets, --count-allocations, error checks) are listed as skipped with
 the reason. Writes OUT/sweep/ (default build/gpu-check/sweep) with
-sweep.txt (one case per line, as cases.txt) and skipped.txt:
+sweep.txt (one case per line, tab-separated: inline tensors hold spaces)
+and skipped.txt:
 
     python3 benchmarks/gpu/prepare_sweep.py [OUT]
-    # on the device: bash device_check.sh DIR  (runs DIR/sweep if there)
+    # on the device: bash device_sweep.sh DIR (device_check.sh runs it)
 """
 import json
 import os
@@ -65,12 +66,23 @@ def parse(command, test_dir):
     if "--check-reference" not in args:
         return None
     function, inputs, rtol, atol, flags = None, [], None, None, []
+    random = None  # --random-inputs: [dim size, {symbol: size}]
     for a in args:
         key, _, value = a.partition("=")
         if key == "--function":
             function = value
         elif key == "--input":
             inputs.append(value.replace("%S", test_dir))
+        elif key == "--random-inputs":
+            random = random or [1, {}]
+        elif key == "--dim-size":
+            random = random or [1, {}]
+            random[0] = int(value)
+        elif key == "--sizes":
+            random = random or [1, {}]
+            for item in value.split(","):
+                name, _, size = item.partition("=")
+                random[1][name.strip()] = int(size)
         elif key == "--rtol":
             rtol = value
         elif key == "--atol":
@@ -81,6 +93,8 @@ def parse(command, test_dir):
             pass
         else:
             return "needs %s" % key
+    if random is not None:
+        inputs = random
     if not function or not inputs:
         return "no --function or --input"
     return function, inputs, rtol, atol, flags
@@ -152,6 +166,20 @@ def main():
                     continue
             manifest = json.load(open(os.path.join(OUT, lib[:-3] + ".json")))
             entry = next(e for e in manifest["entries"] if e["name"] == function)
+            if isinstance(inputs[0], int):
+                # --random-inputs as tcc-run makes them: each size symbol
+                # --dim-size unless --sizes names it, seeded per argument
+                # as the `random` spec is.
+                size, named = inputs
+                inputs = []
+                for t in entry["inputs"]:
+                    dims = []
+                    for d in t["shape"]:
+                        expr = re.sub(r"\bfloordiv\b", "//", str(d))
+                        env = {n: named.get(n, size)
+                               for n in re.findall(r"[A-Za-z_]\w*", expr)}
+                        dims.append(str(int(eval(expr, {}, env))))
+                    inputs.append("x".join(dims + [t["dtype"]]) + "=random")
             case = "%s.%s%s" % (stem, function, "_nofuse" if flags else "")
             n = sum(1 for c in cases if c[0].startswith(case))
             case += "" if n == 0 else "_%d" % n
@@ -182,7 +210,7 @@ def main():
                           ",".join(expected), specs))
     with open(os.path.join(OUT, "sweep.txt"), "w") as f:
         for case, lib, function, rtol, atol, expected, specs in cases:
-            f.write(" ".join([lib, function, rtol, atol, expected] + specs) + "\n")
+            f.write("\t".join([lib, function, rtol, atol, expected] + specs) + "\n")
     with open(os.path.join(OUT, "skipped.txt"), "w") as f:
         f.write("\n".join(skipped) + ("\n" if skipped else ""))
     print("sweep: %d cases, %d skipped" % (len(cases), len(skipped)))
