@@ -101,28 +101,23 @@ def parse(command, test_dir):
 
 
 def functions_of(text):
-    """Each func.func of a module as its own text (with the file's other
-    top-level ops, e.g. memref.global, kept out)."""
-    out = {}
-    for m in re.finditer(r"^func\.func @([\w.]+)\(", text, re.M):
-        start = m.start()
-        depth, i = 0, text.index("{", text.index(")", start))
-        while True:
-            if text[i] == "{":
-                depth += 1
-            elif text[i] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
-        out[m.group(1)] = text[start:i + 1]
-    return out
+    """Each top-level func.func as its own text, by name, and the private
+    ones (helpers a public function may call)."""
+    out, private = {}, []
+    for m in re.finditer(r"^func\.func (private )?@([\w.]+)\(", text, re.M):
+        end = text.index("\n}", m.start()) + 2
+        out[m.group(2)] = text[m.start():end]
+        if m.group(1):
+            private.append(text[m.start():end])
+    return out, private
 
 
 def compile_lib(src, lib, flags):
     r = subprocess.run([os.path.join(BIN, "tcc-compile"), src, "--target=cuda",
                         "-o", lib] + flags, capture_output=True, text=True)
-    return r.returncode == 0, (r.stderr.strip().splitlines() or [""])[-1]
+    errors = [l.split("error: ", 1)[1] for l in r.stderr.splitlines()
+              if "error: " in l]
+    return r.returncode == 0, (errors or [""])[0]
 
 
 def main():
@@ -154,9 +149,9 @@ def main():
             if lib is None:
                 fkey = (stem, function, "".join(flags))
                 if fkey not in libs:
-                    text = functions_of(open(path).read()).get(function)
+                    funcs, private = functions_of(open(path).read())
                     single = os.path.join(OUT, "%s.%s.mlir" % (stem, function))
-                    open(single, "w").write(text or "")
+                    open(single, "w").write("\n".join([funcs.get(function, "")] + private))
                     flib = "lib%s.%s%s.so" % (stem, function, "_nofuse" if flags else "")
                     ok, why = compile_lib(single, os.path.join(OUT, flib), flags)
                     libs[fkey] = flib if ok else "compile: " + why

@@ -414,6 +414,15 @@ def HostAllocationsToDevicePass
     `gpu.launch` and `scf.parallel` bodies nothing changes. `memref.alloca`
     on the host (a
     small scratch buffer) is rejected: kernels cannot reach host stack.
+    The shape buffer of a `memref.reshape` stays in host memory (the host
+    reads it), and so does a constant that host code loads from.
+
+    Host code that would load from or store to device memory (a function
+    argument, which is a device pointer in the cuda ABI, or a buffer this
+    pass moves to the device: a shape operand read on the host, a
+    data-dependent size counted by host loops) is an error naming the op,
+    not code that crashes when it runs: staging such reads through host
+    copies is not done yet.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

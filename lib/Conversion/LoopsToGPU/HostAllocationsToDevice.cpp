@@ -63,6 +63,26 @@ bool readByHost(Operation *op) {
   });
 }
 
+/// Whether `op` runs on the host (not in a kernel or a loop that becomes
+/// one).
+bool onHost(Operation *op) {
+  return !op->getParentOfType<gpu::LaunchOp>() &&
+         !op->getParentOfType<scf::ParallelOp>();
+}
+
+/// The buffer `view` is a view of (through view-like ops).
+Value rootOf(Value view) {
+  while (Operation *def = view.getDefiningOp()) {
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      view = viewLike.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      view = cast.getSource();
+    else
+      break;
+  }
+  return view;
+}
+
 struct HostAllocationsToDevicePass
     : tcc::impl::HostAllocationsToDevicePassBase<HostAllocationsToDevicePass> {
   using Base::Base;
@@ -132,10 +152,13 @@ struct HostAllocationsToDevicePass
       Value buffer = device.getMemref();
       gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), buffer,
                             global.getResult());
-      rewriter.replaceUsesWithIf(global.getResult(), buffer,
-                                 [&](OpOperand &use) {
-                                   return !isa<gpu::MemcpyOp>(use.getOwner());
-                                 });
+      // Host code that loads from the constant keeps reading host memory.
+      rewriter.replaceUsesWithIf(
+          global.getResult(), buffer, [&](OpOperand &use) {
+            Operation *user = use.getOwner();
+            return !isa<gpu::MemcpyOp>(user) &&
+                   !(isa<memref::LoadOp>(user) && onHost(user));
+          });
       getOperation().walk([&](func::ReturnOp ret) {
         // Returns on paths that never allocated it (an entry guard's early
         // exit) have nothing to free.
@@ -146,6 +169,29 @@ struct HostAllocationsToDevicePass
         gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), buffer);
       });
     }
+    // Host code must not touch device memory: arguments are device
+    // pointers, and every buffer but the reshape shapes is now one.
+    WalkResult touches = getOperation().walk([&](Operation *op) {
+      Value buffer;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        buffer = load.getMemref();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        buffer = store.getMemref();
+      if (!buffer || !onHost(op))
+        return WalkResult::advance();
+      Value root = rootOf(buffer);
+      if (isa<BlockArgument>(root) || root.getDefiningOp<gpu::AllocOp>()) {
+        op->emitError("host code would ")
+            << (isa<memref::LoadOp>(op) ? "read" : "write")
+            << " device memory (a shape operand or a data-dependent size "
+               "computed on the host): not supported by the cuda target "
+               "yet";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (touches.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -113,3 +113,49 @@ func.func @reshape_shape(%x: memref<?xf32>, %n: i64) -> memref<?x4xf32> {
   memref.dealloc %shape : memref<2xi64>
   return %r : memref<?x4xf32>
 }
+
+// -----
+
+// A constant that host code loads from keeps being read in host memory;
+// kernels read its device copy.
+// CHECK-LABEL: func.func @host_reads_constant
+//       CHECK:   %[[G:.+]] = memref.get_global @shape
+//       CHECK:   %[[D:.+]] = gpu.alloc  () : memref<2xi64>
+//       CHECK:   gpu.memcpy  %[[D]], %[[G]]
+//       CHECK:   memref.load %[[G]][
+//       CHECK:   gpu.launch
+//       CHECK:     memref.load %[[D]][
+memref.global "private" constant @shape : memref<2xi64> = dense<[3, 4]>
+func.func @host_reads_constant(%out: memref<2xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %g = memref.get_global @shape : memref<2xi64>
+  %v = memref.load %g[%c0] : memref<2xi64>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %w = %c1, %q = %c1) {
+    %e = memref.load %g[%c1] : memref<2xi64>
+    memref.store %e, %out[%c0] : memref<2xi64>
+    gpu.terminator
+  }
+  return %v : i64
+}
+
+// -----
+
+// Host code reading an argument (a device pointer in the cuda ABI): an
+// error naming the load, not a crash at run time.
+func.func @host_reads_argument(%shape: memref<3xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{host code would read device memory}}
+  %v = memref.load %shape[%c0] : memref<3xi64>
+  return %v : i64
+}
+
+// -----
+
+// Host code writing a buffer that now lives on the device.
+func.func @host_writes_device_buffer(%v: f32) -> memref<f32> {
+  %a = memref.alloc() : memref<f32>
+  // expected-error @+1 {{host code would write device memory}}
+  memref.store %v, %a[] : memref<f32>
+  return %a : memref<f32>
+}
