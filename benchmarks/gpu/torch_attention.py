@@ -6,28 +6,13 @@ picks (flash, cuDNN, efficient) and its default.
 
     python3 torch_attention.py [BATCH]   (default 32; [B, 12, 197, 64] bf16)
 """
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-
-def time_us(fn, reps=50):
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000)
-    return statistics.median(times)
+from torch_gemm import median_us as time_us  # beside this script
 
 
 def main():

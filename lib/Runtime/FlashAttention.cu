@@ -24,6 +24,8 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "FlashAttentionParams.h"
 
 using tcc::attention::Operand;
@@ -36,33 +38,34 @@ constexpr int kBlockK = 64; // keys per step
 constexpr int kWarps = 4;
 constexpr int kPad = 8;     // elements after each shared row: no bank conflicts
 
-template <typename T> struct Mma;
-template <> struct Mma<__nv_bfloat16> {
+/// mma.sync m16n8k16 with f32 accumulation for T (bf16 or f16), and
+/// two floats rounded to T, packed as one operand register.
+template <typename T> struct Mma {
   static __device__ void run(float *c, const uint32_t *a, uint32_t b0,
                              uint32_t b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
-                   "r"(b1));
+    if constexpr (std::is_same_v<T, __nv_bfloat16>)
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
+                     "r"(b1));
+    else
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
+                     "r"(b1));
   }
   static __device__ uint32_t pack(float lo, float hi) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-  }
-};
-template <> struct Mma<__half> {
-  static __device__ void run(float *c, const uint32_t *a, uint32_t b0,
-                             uint32_t b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
-                   "r"(b1));
-  }
-  static __device__ uint32_t pack(float lo, float hi) {
-    __half2 v = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
+    uint32_t out;
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+      out = *reinterpret_cast<uint32_t *>(&v);
+    } else {
+      __half2 v = __floats2half2_rn(lo, hi);
+      out = *reinterpret_cast<uint32_t *>(&v);
+    }
+    return out;
   }
 };
 

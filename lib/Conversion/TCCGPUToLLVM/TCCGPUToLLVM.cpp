@@ -78,11 +78,14 @@ struct CallFields {
 };
 
 /// The one async dependency (a stream, inside gpu-to-llvm) of a library
-/// call, or null.
+/// call; without one (gpu-async-region has not run) the call has nothing
+/// to be queued on.
 template <typename Op, typename Adaptor>
-Value streamOf(Op op, Adaptor adaptor) {
+FailureOr<Value> streamOf(Op op, Adaptor adaptor,
+                          ConversionPatternRewriter &rewriter) {
   if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
-    return nullptr;
+    return rewriter.notifyMatchFailure(
+        op, "expects one async dependency and a token (gpu-async-region)");
   return adaptor.getAsyncDependencies().front();
 }
 
@@ -93,10 +96,9 @@ struct GemmOpLowering
   LogicalResult
   matchAndRewrite(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value stream = streamOf(op, adaptor);
-    if (!stream)
-      return rewriter.notifyMatchFailure(
-          op, "expects one async dependency and a token (gpu-async-region)");
+    FailureOr<Value> stream = streamOf(op, adaptor, rewriter);
+    if (failed(stream))
+      return failure();
     CallFields f(rewriter, op.getLoc(), gemm::kFields);
     Location loc = f.loc;
     auto setOperand = [&](int64_t base, Value converted, Value original) {
@@ -140,7 +142,7 @@ struct GemmOpLowering
     f.set(gemm::kBias, op.getBias()
                            ? f.address(adaptor.getBias(), op.getBias())
                            : f.constant(0));
-    return f.call(op, "tccGemm", stream);
+    return f.call(op, "tccGemm", *stream);
   }
 };
 
@@ -151,10 +153,9 @@ struct AttentionOpLowering
   LogicalResult
   matchAndRewrite(tcc::tcc_gpu::AttentionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value stream = streamOf(op, adaptor);
-    if (!stream)
-      return rewriter.notifyMatchFailure(
-          op, "expects one async dependency and a token (gpu-async-region)");
+    FailureOr<Value> stream = streamOf(op, adaptor, rewriter);
+    if (failed(stream))
+      return failure();
     CallFields f(rewriter, op.getLoc(), attn::kFields);
     auto qType = cast<MemRefType>(op.getQ().getType());
     int64_t rank = qType.getRank();
@@ -186,7 +187,7 @@ struct AttentionOpLowering
     setOperand(attn::kK, adaptor.getK(), op.getK());
     setOperand(attn::kV, adaptor.getV(), op.getV());
     setOperand(attn::kOut, adaptor.getOut(), op.getOut());
-    return f.call(op, "tccAttention", stream);
+    return f.call(op, "tccAttention", *stream);
   }
 };
 
