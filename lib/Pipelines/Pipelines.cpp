@@ -190,6 +190,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   RowReductionsToGPUPassOptions rows;
   rows.blockSize = options.blockSize;
   loops.addPass(createRowReductionsToGPUPass(rows));
+  loops.addPass(createSerialLinalgToKernelsPass());
   loops.addPass(createConvertLinalgToParallelLoopsPass());
   loops.addPass(createHostAllocationsToDevicePass());
   ParallelLoopsToGPUPassOptions kernels;

@@ -223,6 +223,27 @@ def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
 // GPU (cuda target)
 //===----------------------------------------------------------------------===//
 
+def SerialLinalgToKernelsPass
+    : Pass<"tcc-serial-linalg-to-kernels", "func::FuncOp"> {
+  let summary = "Linalg ops on buffers without a parallel dim become "
+                "one-thread loops for the GPU";
+  let description = [{
+    In the cuda pipeline, a linalg op on buffers in host code whose loops
+    are all reductions, or that has no loops (a full reduction to a 0-d
+    result, a 0-d fill or elementwise op), would become plain loops on
+    the host, which read and write device memory. Such an op is wrapped in
+    a single-iteration `scf.parallel`, so convert-linalg-to-parallel-loops
+    lowers it inside and tcc-parallel-loops-to-gpu makes it a one-thread
+    kernel (named `<func>_serial_N`). Correct, not fast: a large full
+    reduction runs in one thread (a tree reduction over blocks is the
+    better form). Ops with a parallel dim, and ops already inside loops,
+    are left alone. Run it after tcc-row-groups-to-gpu and
+    tcc-row-reductions-to-gpu and before convert-linalg-to-parallel-loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ParallelLoopsToGPUPass
     : Pass<"tcc-parallel-loops-to-gpu", "func::FuncOp"> {
   let summary = "Each outermost scf.parallel becomes one gpu.launch";
