@@ -77,29 +77,36 @@ struct CallFields {
   }
 };
 
-/// The one async dependency (a stream, inside gpu-to-llvm) of a library
-/// call; without one (gpu-async-region has not run) the call has nothing
-/// to be queued on.
-template <typename Op, typename Adaptor>
-FailureOr<Value> streamOf(Op op, Adaptor adaptor,
-                          ConversionPatternRewriter &rewriter) {
-  if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
-    return rewriter.notifyMatchFailure(
-        op, "expects one async dependency and a token (gpu-async-region)");
-  return adaptor.getAsyncDependencies().front();
-}
-
-struct GemmOpLowering
-    : public ConvertOpToLLVMPattern<tcc::tcc_gpu::GemmOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// A library call's lowering: the op's one async dependency (a stream,
+/// inside gpu-to-llvm) and its descriptor, which `Derived::fill` writes;
+/// then `Derived::kCallee(stream, desc)`. Without a stream
+/// (gpu-async-region has not run) the call has nothing to be queued on.
+template <typename Op, typename Derived>
+struct LibraryCallLowering : public ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename Op::Adaptor;
 
   LogicalResult
-  matchAndRewrite(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> stream = streamOf(op, adaptor, rewriter);
-    if (failed(stream))
-      return failure();
-    CallFields f(rewriter, op.getLoc(), gemm::kFields);
+    if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
+      return rewriter.notifyMatchFailure(
+          op, "expects one async dependency and a token (gpu-async-region)");
+    CallFields f(rewriter, op.getLoc(), Derived::kFieldCount);
+    Derived::fill(op, adaptor, f);
+    return f.call(op, Derived::kCallee, adaptor.getAsyncDependencies().front());
+  }
+};
+
+struct GemmOpLowering
+    : LibraryCallLowering<tcc::tcc_gpu::GemmOp, GemmOpLowering> {
+  using LibraryCallLowering::LibraryCallLowering;
+  static constexpr int64_t kFieldCount = gemm::kFields;
+  static constexpr const char *kCallee = "tccGemm";
+
+  static void fill(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
+                   CallFields &f) {
+    ConversionPatternRewriter &rewriter = f.rewriter;
     Location loc = f.loc;
     auto setOperand = [&](int64_t base, Value converted, Value original) {
       if (!original) {
@@ -142,21 +149,18 @@ struct GemmOpLowering
     f.set(gemm::kBias, op.getBias()
                            ? f.address(adaptor.getBias(), op.getBias())
                            : f.constant(0));
-    return f.call(op, "tccGemm", *stream);
   }
 };
 
 struct AttentionOpLowering
-    : public ConvertOpToLLVMPattern<tcc::tcc_gpu::AttentionOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : LibraryCallLowering<tcc::tcc_gpu::AttentionOp, AttentionOpLowering> {
+  using LibraryCallLowering::LibraryCallLowering;
+  static constexpr int64_t kFieldCount = attn::kFields;
+  static constexpr const char *kCallee = "tccAttention";
 
-  LogicalResult
-  matchAndRewrite(tcc::tcc_gpu::AttentionOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> stream = streamOf(op, adaptor, rewriter);
-    if (failed(stream))
-      return failure();
-    CallFields f(rewriter, op.getLoc(), attn::kFields);
+  static void fill(tcc::tcc_gpu::AttentionOp op, OpAdaptor adaptor,
+                   CallFields &f) {
+    ConversionPatternRewriter &rewriter = f.rewriter;
     auto qType = cast<MemRefType>(op.getQ().getType());
     int64_t rank = qType.getRank();
     bool heads = rank == 4;
@@ -187,7 +191,6 @@ struct AttentionOpLowering
     setOperand(attn::kK, adaptor.getK(), op.getK());
     setOperand(attn::kV, adaptor.getV(), op.getV());
     setOperand(attn::kOut, adaptor.getOut(), op.getOut());
-    return f.call(op, "tccAttention", *stream);
   }
 };
 
