@@ -438,12 +438,19 @@ def HostAllocationsToDevicePass
     The shape buffer of a `memref.reshape` stays in host memory (the host
     reads it), and so does a constant that host code loads from.
 
-    Host code that would load from or store to device memory (a function
+    Host code that loads from or stores to device memory (a function
     argument, which is a device pointer in the cuda ABI, or a buffer this
-    pass moves to the device: a shape operand read on the host, a
-    data-dependent size counted by host loops) is an error naming the op,
-    not code that crashes when it runs: staging such reads through host
-    copies is not done yet.
+    pass moved to the device: a shape operand read on the host, a count a
+    one-thread kernel wrote, tcc.nonzero's data-dependent host loop) works
+    on host copies: before the access (or the host loop holding it, staged
+    once as a whole) each device buffer it touches is copied into a host
+    buffer of the same type by a `gpu.memcpy`, and the access goes through
+    the same views of the copy. A copy serves the next accesses until an op
+    that may touch memory otherwise (a kernel, a device copy, a call, a
+    free, the block's end); before it, what the host wrote goes back to the
+    device and the copies are freed. A host loop that also launches kernels
+    is staged block by block. A host access of a strided argument (not one
+    block to copy) is an error naming it.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",

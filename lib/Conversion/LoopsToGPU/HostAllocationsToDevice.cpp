@@ -12,6 +12,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tcc {
@@ -82,6 +84,155 @@ Value rootOf(Value view) {
   }
   return view;
 }
+
+/// Whether `buffer` is (a view of) device memory: an argument (a device
+/// pointer in the cuda ABI) or a gpu.alloc.
+bool onDevice(Value buffer) {
+  Value root = rootOf(buffer);
+  return isa<BlockArgument>(root) || root.getDefiningOp<gpu::AllocOp>();
+}
+
+/// The memref operand through which host op `op` reads or writes memory:
+/// a load's or store's memref, a reshape's shape (the reshape builds its
+/// descriptor from it).
+OpOperand *hostAccessOf(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return &load.getMemrefMutable();
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return &store.getMemrefMutable();
+  if (auto reshape = dyn_cast<memref::ReshapeOp>(op))
+    return &reshape.getShapeMutable();
+  return nullptr;
+}
+
+/// Host copies of the device buffers host code reads and writes, for one
+/// block: host code then only touches host memory.
+///
+/// A unit is a host load, store or reshape of device memory, or a host op
+/// with regions (an scf.for, scf.if of host code) whose accesses are all on
+/// the host. Before a unit, each device buffer it touches is copied into a
+/// host buffer of the same type (gpu.memcpy: on the call's stream, after
+/// the kernels that wrote it; gpu-async-region puts the host's wait before
+/// the first host access); the unit then touches the copy, through the same
+/// views. Copies are reused by the next units until an op that may touch
+/// memory otherwise (a kernel, a copy, a call, a free) comes between; the
+/// copies the host wrote go back to the device before it, and before the
+/// block's terminator, where the copies are freed. A host loop is staged
+/// once as a whole (not a copy per iteration) unless it holds a kernel: then
+/// its blocks are staged one by one.
+class HostStaging {
+public:
+  explicit HostStaging(IRRewriter &rewriter) : rewriter(rewriter) {}
+
+  LogicalResult stage(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      SmallVector<OpOperand *> accesses;
+      bool holdsKernel = false;
+      op.walk([&](Operation *inner) {
+        // Kernels, device copies and calls reach the device buffers
+        // themselves: host copies would not see their writes.
+        if (isa<scf::ParallelOp, func::CallOp>(inner) ||
+            isa<gpu::GPUDialect>(inner->getDialect())) {
+          holdsKernel = true;
+          return WalkResult::skip();
+        }
+        if (OpOperand *access = hostAccessOf(inner))
+          if (onDevice(access->get()))
+            accesses.push_back(access);
+        return WalkResult::advance();
+      });
+      if (!holdsKernel && !accesses.empty()) {
+        if (failed(stageUnit(op, accesses)))
+          return failure();
+        continue;
+      }
+      if (!op.hasTrait<OpTrait::IsTerminator>() &&
+          (isMemoryEffectFree(&op) ||
+           isa<memref::AllocOp, memref::DimOp, ViewLikeOpInterface>(op)))
+        continue;
+      // Something else may touch the buffers: the device gets the host's
+      // writes, and later host reads copy again.
+      sync(op);
+      if (holdsKernel && !isa<scf::ParallelOp>(op) &&
+          !isa<gpu::GPUDialect>(op.getDialect()))
+        for (Region &region : op.getRegions())
+          for (Block &inner : region)
+            if (failed(HostStaging(rewriter).stage(inner)))
+              return failure();
+    }
+    return success();
+  }
+
+private:
+  LogicalResult stageUnit(Operation &unit, ArrayRef<OpOperand *> accesses) {
+    for (OpOperand *access : accesses) {
+      Value root = rootOf(access->get());
+      auto rootType = cast<MemRefType>(root.getType());
+      if (!rootType.getLayout().isIdentity())
+        return access->getOwner()->emitError(
+            "host code would access a strided device buffer: not supported "
+            "by the cuda target");
+      Value copy = mapping.lookupOrNull(root);
+      if (!copy) {
+        Location loc = unit.getLoc();
+        rewriter.setInsertionPoint(&unit);
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < rootType.getRank(); ++d)
+          if (rootType.isDynamicDim(d))
+            sizes.push_back(memref::DimOp::create(rewriter, loc, root, d));
+        copy = memref::AllocOp::create(rewriter, loc, rootType, sizes);
+        gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), copy,
+                              root);
+        mapping.map(root, copy);
+        copies.push_back({root, copy});
+      }
+      if (isa<memref::StoreOp>(access->getOwner()))
+        written.insert(root);
+      access->set(twinOf(access->get(), unit));
+    }
+    return success();
+  }
+
+  /// The view of the host copy that `view` is of the device buffer: the
+  /// same view ops, placed before `unit` or, for a view made inside it,
+  /// after the original.
+  Value twinOf(Value view, Operation &unit) {
+    if (Value twin = mapping.lookupOrNull(view))
+      return twin;
+    Operation *def = view.getDefiningOp();
+    Value source = isa<memref::CastOp>(def)
+                       ? cast<memref::CastOp>(def).getSource()
+                       : cast<ViewLikeOpInterface>(def).getViewSource();
+    twinOf(source, unit);
+    if (unit.isProperAncestor(def))
+      rewriter.setInsertionPointAfter(def);
+    else
+      rewriter.setInsertionPoint(&unit);
+    rewriter.clone(*def, mapping);
+    return mapping.lookup(view);
+  }
+
+  /// Before `op`: the host's writes go back to the device; without more
+  /// uses, the host copies are freed (before a terminator: the block's
+  /// end).
+  void sync(Operation &op) {
+    rewriter.setInsertionPoint(&op);
+    for (auto [root, copy] : copies) {
+      if (written.contains(root))
+        gpu::MemcpyOp::create(rewriter, op.getLoc(), Type(), ValueRange(),
+                              root, copy);
+      memref::DeallocOp::create(rewriter, op.getLoc(), copy);
+    }
+    copies.clear();
+    written.clear();
+    mapping.clear();
+  }
+
+  IRRewriter &rewriter;
+  IRMapping mapping; // device buffers and views -> their host twins
+  SmallVector<std::pair<Value, Value>> copies; // device root, host copy
+  DenseSet<Value> written;
+};
 
 struct HostAllocationsToDevicePass
     : tcc::impl::HostAllocationsToDevicePassBase<HostAllocationsToDevicePass> {
@@ -169,29 +320,12 @@ struct HostAllocationsToDevicePass
         gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), buffer);
       });
     }
-    // Host code must not touch device memory: arguments are device
-    // pointers, and every buffer but the reshape shapes is now one.
-    WalkResult touches = getOperation().walk([&](Operation *op) {
-      Value buffer;
-      if (auto load = dyn_cast<memref::LoadOp>(op))
-        buffer = load.getMemref();
-      else if (auto store = dyn_cast<memref::StoreOp>(op))
-        buffer = store.getMemref();
-      if (!buffer || !onHost(op))
-        return WalkResult::advance();
-      Value root = rootOf(buffer);
-      if (isa<BlockArgument>(root) || root.getDefiningOp<gpu::AllocOp>()) {
-        op->emitError("host code would ")
-            << (isa<memref::LoadOp>(op) ? "read" : "write")
-            << " device memory (a shape operand or a data-dependent size "
-               "computed on the host): not supported by the cuda target "
-               "yet";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (touches.wasInterrupted())
-      signalPassFailure();
+    // Host code that reads or writes device memory (a shape operand, a
+    // count a one-thread kernel computed, a data-dependent loop) works on
+    // host copies.
+    for (Block &block : getOperation().getBody())
+      if (failed(HostStaging(rewriter).stage(block)))
+        return signalPassFailure();
   }
 };
 
