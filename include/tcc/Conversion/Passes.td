@@ -278,7 +278,14 @@ def ParallelLoopsToGPUPass
     or an eighth of the memory instructions. The kernel checks, once and
     uniformly, that those memrefs' base pointers are aligned too (a
     caller's tensor or view may not be), and runs the scalar body
-    otherwise.
+    otherwise. Each thread takes U such vectors a block apart (U the
+    largest of `vectors-per-thread`, ..., 2 whose U x lanes x threads
+    columns divide the row).
+
+    A thread's U iterations are emitted op by op (each op for all U before
+    the next): their loads are all issued before the first store, which
+    the compiler could not move them past (it cannot tell the buffers
+    apart).
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -289,7 +296,11 @@ def ParallelLoopsToGPUPass
            "the static innermost trip count (without vector accesses)">,
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
            "16-byte vector loads and stores of consecutive innermost "
-           "elements, where layouts allow">
+           "elements, where layouts allow">,
+    Option<"vectorsPerThread", "vectors-per-thread", "int64_t",
+           /*default=*/"2",
+           "16-byte vectors per thread a block apart, where they divide "
+           "the static innermost trip count">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
@@ -311,7 +322,10 @@ def RowGroupsToGPUPass : Pass<"tcc-row-groups-to-gpu", "func::FuncOp"> {
     a `linalg.fill` of a reduction's accumulator is folded into it. Each
     thread owns the columns `tid, tid + B, ...` (coalesced). With a static
     row length the block has enough threads (a multiple of 32, up to 1024)
-    that each holds at most 16 columns, and every buffer's columns stay in
+    that each holds at most 4 runs of 16 bytes of the widest element (16
+    f32 or 32 bf16 columns; at least 16: fewer threads per row keep more
+    rows in flight while blocks wait in their reductions), and every
+    buffer's columns stay in
     registers from op to op: an input read by several ops is loaded once, a
     value another op of the run overwrites or that only the run uses is not
     stored. Dynamic row lengths loop over memory with `block-size` threads.

@@ -169,6 +169,12 @@ struct ParallelLoopsToGPUPass
           perThread = u;
           break;
         }
+    if (lanes > 1)
+      for (int64_t u = vectorsPerThread; u > 1; --u)
+        if (*inner % (u * lanes * vectorThreads(*inner / lanes)) == 0) {
+          perThread = u;
+          break;
+        }
     // Work items: threads (one iteration each), or whole blocks (a chunk
     // of U x lanes x threads columns each).
     bool chunked = perThread > 1 || lanes > 1;
@@ -232,14 +238,21 @@ struct ParallelLoopsToGPUPass
     Block *loopBody = loop.getBody();
     // The body for every iteration of this thread, its loads and stores
     // of `lanes` consecutive elements as vector accesses when `vectorize`.
+    // Each op is emitted for all U iterations before the next op (the
+    // iterations are independent): the loads of all U come first, so U
+    // are in flight at once rather than one behind each store.
     auto emitBody = [&](bool vectorize) {
+      SmallVector<Value> bases;
+      SmallVector<SmallVector<IRMapping>> lanesOf(perThread);
       for (int64_t j = 0; j < perThread; ++j) {
         Value base = j == 0 ? firstInner
                             : arith::AddIOp::create(
                                   b, loc, firstInner,
                                   cst(j * lanes * threadsPerBlock))
                                   .getResult();
-        SmallVector<IRMapping> lane(lanes);
+        bases.push_back(base);
+        SmallVector<IRMapping> &lane = lanesOf[j];
+        lane.resize(lanes);
         for (int64_t l = 0; l < lanes; ++l) {
           idx.back() =
               l == 0 ? base
@@ -251,7 +264,11 @@ struct ParallelLoopsToGPUPass
                             arith::MulIOp::create(b, loc, idx[d],
                                                   loop.getStep()[d])));
         }
-        for (Operation &op : loopBody->without_terminator()) {
+      }
+      for (Operation &op : loopBody->without_terminator()) {
+        for (int64_t j = 0; j < perThread; ++j) {
+          SmallVector<IRMapping> &lane = lanesOf[j];
+          Value base = bases[j];
           if (!vectorize || !isVectorizable(&op, innerIV, lanes)) {
             for (int64_t l = 0; l < lanes; ++l)
               b.clone(op, lane[l]);

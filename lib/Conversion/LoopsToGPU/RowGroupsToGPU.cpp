@@ -712,12 +712,19 @@ struct RowGroupsToGPUPass
     Value rows = cst(1);
     for (unsigned d = 0; d < run.numRowDims; ++d)
       rows = arith::MulIOp::create(b, loc, rows, sizes[d]);
-    // Threads: enough that each holds at most 16 of a static row's columns
-    // (a multiple of the warp, 32 to 1024); dynamic rows take block-size.
+    // Threads: enough that each holds at most 4 runs of 16 bytes of a
+    // static row (16 f32 or 32 bf16 columns, at least 16; a multiple of the
+    // warp, 32 to 1024); dynamic rows take block-size. Fewer threads per
+    // row (with half-width elements) keep more rows in flight per SM
+    // while blocks wait in their reductions.
     int64_t length = run.staticSizes.back();
     int64_t threads = blockSize, perThread = 0;
     if (!ShapedType::isDynamic(length)) {
-      threads = llvm::divideCeil(llvm::divideCeil(length, 16), kWarp) * kWarp;
+      int64_t columns = std::min<int64_t>(
+          kMaxRegisterColumns,
+          std::max<int64_t>(16, 4 * maxLanes(run, internalBuffers(run, true))));
+      threads =
+          llvm::divideCeil(llvm::divideCeil(length, columns), kWarp) * kWarp;
       threads = std::clamp<int64_t>(threads, kWarp, 1024);
       perThread = llvm::divideCeil(length, threads);
       if (perThread > kMaxRegisterColumns)

@@ -120,20 +120,19 @@ func.func @reduction(%a: memref<8xf32>) -> f32 {
 // static innermost trip count that 4 x 256 divides (2048): a block per
 // chunk of 1024 columns (2 per row, 16 blocks, no thread past the end),
 // each thread 4 columns 256 apart (coalesced), one delinearization, the
-// body repeated. 768 columns: 3 per thread (3 x 256); 99: one per thread.
+// body repeated op by op (the 4 loads first). 768 columns: 3 per thread
+// (3 x 256); 99: one per thread.
 // NOVEC-LABEL: func.func @four_per_thread
 //  NOVEC-SAME:   %[[A:[a-zA-Z0-9_]+]]: memref<8x2048xf32>
 //       NOVEC:   gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in ({{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in
 //       NOVEC:     %[[CH:.+]] = arith.remsi %[[BX]], %{{.+}}
 //       NOVEC:     %[[BASE:.+]] = arith.muli %[[CH]], %[[C1024:.+]] : index
 //       NOVEC:     %[[C0:.+]] = arith.addi %[[BASE]], %[[TX]] : index
-//       NOVEC:     memref.load %[[A]][%{{.+}}, %{{.+}}]
 //       NOVEC:     arith.addi %[[C0]], %{{.+}} : index
-//       NOVEC:     memref.load %[[A]]
 //       NOVEC:     arith.addi %[[C0]], %{{.+}} : index
-//       NOVEC:     memref.load %[[A]]
 //       NOVEC:     arith.addi %[[C0]], %{{.+}} : index
-//       NOVEC:     memref.load %[[A]]
+// NOVEC-COUNT-4:   memref.load %[[A]]
+//  NOVEC-NEXT:     arith.mulf
 //   NOVEC-NOT:     memref.load
 //       NOVEC:     gpu.terminator
 // NOVEC-LABEL: func.func @three_per_thread
@@ -191,28 +190,35 @@ func.func @odd_columns(%a: memref<8x99xf32>, %b: memref<8x99xf32>) {
 
 // -----
 
-// Vector accesses: 2048 f32 columns are 512 vectors of 4 (16 bytes), a
-// block of 256 threads per 1024 columns. The loads and the store indexed
-// by the column in the last dim become vector.load / vector.store of 4
-// (aligned to 16 bytes); the bias (rank 1) too. The broadcast column
-// %s[%i, 0] stays a scalar load per lane. The base pointers' alignment is
-// checked in the kernel, with the scalar body as the fallback.
+// Vector accesses: 2048 f32 columns are 512 vectors of 4 (16 bytes): a
+// block of 256 threads per row, each thread two vectors 1024 columns
+// apart (vectors-per-thread = 2). The loads and the store indexed by the
+// column in the last dim become vector.load / vector.store of 4 (aligned
+// to 16 bytes); the bias (rank 1) too. Both vectors' loads come before
+// either store. The broadcast column %s[%i, 0] stays a scalar load per
+// lane. The base pointers' alignment is checked in the kernel, with the
+// scalar body as the fallback.
 // CHECK-LABEL: func.func @vector_f32
 //  CHECK-SAME:   %[[A:[a-z0-9_]+]]: memref<8x2048xf32>, %[[BIAS:[a-z0-9_]+]]: memref<2048xf32>, %[[S:[a-z0-9_]+]]: memref<8x1xf32>, %[[B:[a-z0-9_]+]]: memref<8x2048xf32>
 //       CHECK:   gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in ({{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256
-//       CHECK:     %[[CH:.+]] = arith.remsi %[[BX]], %c2
-//       CHECK:     %[[BASE:.+]] = arith.muli %[[CH]], %c1024
+//       CHECK:     %[[CH:.+]] = arith.remsi %[[BX]], %c1
+//       CHECK:     %[[BASE:.+]] = arith.muli %[[CH]], %c2048
 //       CHECK:     %[[LANE0:.+]] = arith.muli %[[TX]], %c4
 //       CHECK:     %[[COL:.+]] = arith.addi %[[BASE]], %[[LANE0]]
 //   CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[A]]
 //   CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[BIAS]]
 //   CHECK-DAG:     memref.extract_aligned_pointer_as_index %[[B]]
 //       CHECK:     scf.if %{{.+}} {
+//       CHECK:       %[[COL2:.+]] = arith.addi %[[COL]], %c1024
 //       CHECK:       vector.load %[[A]][%{{.+}}, %[[COL]]] {alignment = 16 : i64} : memref<8x2048xf32>, vector<4xf32>
+//  CHECK-NEXT:       vector.extract
+//       CHECK:       vector.load %[[A]][%{{.+}}, %[[COL2]]] {alignment = 16 : i64} : memref<8x2048xf32>, vector<4xf32>
 //       CHECK:       vector.load %[[BIAS]][%[[COL]]] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
-// CHECK-COUNT-4:     memref.load %[[S]]
+//       CHECK:       vector.load %[[BIAS]][%[[COL2]]] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK-COUNT-8:     memref.load %[[S]]
 //       CHECK:       vector.from_elements
 //       CHECK:       vector.store %{{.+}}, %[[B]][%{{.+}}, %[[COL]]] {alignment = 16 : i64} : memref<8x2048xf32>, vector<4xf32>
+//       CHECK:       vector.store %{{.+}}, %[[B]][%{{.+}}, %[[COL2]]] {alignment = 16 : i64} : memref<8x2048xf32>, vector<4xf32>
 //       CHECK:     } else {
 //   CHECK-NOT:       vector.
 //       CHECK:       memref.load %[[A]]

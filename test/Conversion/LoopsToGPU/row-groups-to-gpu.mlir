@@ -302,3 +302,46 @@ func.func @transpose_also_returned(%x: memref<4x64xf32>, %w: memref<32x64xf32>) 
   }
   return %y, %wt : memref<4x32xf32>, memref<64x32xf32>
 }
+
+// -----
+
+// bf16 rows of 4096: 16 bytes are 8 columns, and each thread holds 4 runs
+// of 8 (32 columns, twice f32's 16): 128 threads per row, so twice as many
+// rows are in flight per SM as with 256 while blocks wait in their
+// reductions. x is read once (vector<8xbf16>) and stays in registers for
+// the scaling.
+#row2 = affine_map<(d0, d1) -> (d0, d1)>
+#out2 = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @bf16_rows_of_4096
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: memref<?x4096xbf16>
+//       CHECK:   %[[NT:.+]] = arith.constant 128 : index
+//       CHECK:   gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %[[NT]],
+// CHECK-COUNT-4:       vector.load %[[X]]{{.+}} : memref<?x4096xbf16>, vector<8xbf16>
+//   CHECK-NOT:       vector.load %[[X]]
+//       CHECK:       gpu.shuffle xor
+// CHECK-COUNT-4:       vector.store {{.+}} : memref<?x4096xbf16>, vector<8xbf16>
+func.func @bf16_rows_of_4096(%x: memref<?x4096xbf16>) -> memref<?x4096xbf16> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x4096xbf16>
+  %s = memref.alloc(%n) : memref<?xf32>
+  %y = memref.alloc(%n) : memref<?x4096xbf16>
+  linalg.fill ins(%zero : f32) outs(%s : memref<?xf32>)
+  linalg.generic {indexing_maps = [#row2, #out2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x4096xbf16>) outs(%s : memref<?xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %e = arith.extf %a : bf16 to f32
+    %t = arith.addf %e, %acc : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#row2, #out2, #row2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<?x4096xbf16>, memref<?xf32>) outs(%y : memref<?x4096xbf16>) {
+  ^bb0(%a: bf16, %t: f32, %o: bf16):
+    %e = arith.extf %a : bf16 to f32
+    %m = arith.mulf %e, %t : f32
+    %r = arith.truncf %m : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %s : memref<?xf32>
+  return %y : memref<?x4096xbf16>
+}
