@@ -38,3 +38,18 @@ if os.path.isdir(cuda_bin):
     config.environment["PATH"] = cuda_bin + os.pathsep + config.environment.get("PATH", os.environ.get("PATH", ""))
 if shutil.which("ptxas", path=config.environment.get("PATH")):
     config.available_features.add("ptxas")
+
+# A GPU this process can use (the NVIDIA driver and a device): tests that run
+# cuda code say `REQUIRES: cuda-device`; those that check the error without
+# one say `UNSUPPORTED: cuda-device`.
+def _has_cuda_device():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+if _has_cuda_device():
+    config.available_features.add("cuda-device")

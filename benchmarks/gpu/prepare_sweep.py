@@ -34,7 +34,7 @@ OUT = os.path.join(sys.argv[1] if len(sys.argv) > 1
 # Flags of a RUN line that the library form keeps (compile or check) or
 # that do not change what is computed; anything else skips the line.
 COMPILE_FLAGS = {"--no-fuse"}
-IGNORED_FLAGS = {"--check-reference", "--no-plan-memory", "--no-parallel",
+IGNORED_FLAGS = {"--check-reference", "--device", "--no-plan-memory", "--no-parallel",
                  "--no-vectorize", "--no-host-shape-checks", "--verbose"}
 
 

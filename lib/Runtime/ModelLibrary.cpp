@@ -88,7 +88,11 @@ std::unique_ptr<ModelLibrary> ModelLibrary::open(const std::string &path,
   std::string where = path.find('/') == std::string::npos ? "./" + path : path;
   void *handle = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
-    error = std::string("cannot load ") + path + ": " + dlerror();
+    std::string why = dlerror();
+    error = "cannot load " + path + ": " + why;
+    // A cuda library on a machine without the NVIDIA driver.
+    if (why.find("libcuda.so.1") != std::string::npos)
+      error += " (a cuda library needs the NVIDIA driver and a GPU)";
     return nullptr;
   }
   auto lib = std::unique_ptr<ModelLibrary>(new ModelLibrary());

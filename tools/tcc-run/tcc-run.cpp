@@ -5,8 +5,10 @@
 //           [--output=@y.npy]... [--expected_output=@y.npy]... [--benchmark=N]
 //           [--reference]
 // Compiles FILE with the CPU pipeline (or evaluates it with the reference
-// evaluator), calls the function on the inputs and prints, saves or checks
-// the results. Every user error is a message and exit code 1.
+// evaluator; or, with --device=cuda, builds it with tcc-compile
+// --target=cuda and runs it on the GPU), calls the function on the inputs
+// and prints, saves or checks the results. Every user error is a message
+// and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +30,12 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,6 +92,17 @@ static cl::opt<std::string> libraryPath(
     cl::desc("Run the function from a library built by tcc-compile (the "
              "file still gives the reference and the signature)"),
     cl::init(""));
+enum class Device { CPU, CUDA };
+static cl::opt<Device> device(
+    "device", cl::desc("Where the compiled function runs"),
+    cl::values(
+        clEnumValN(Device::CPU, "cpu", "this CPU, JIT-compiled (default)"),
+        clEnumValN(Device::CUDA, "cuda",
+                   "an NVIDIA GPU: tcc-compile --target=cuda builds the "
+                   "function into a temporary library, run through the "
+                   "CUDA driver (inputs copied to the device, results "
+                   "back)")),
+    cl::init(Device::CPU));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of 'random' inputs"),
                               cl::init(0));
 static cl::opt<bool> printChecksums(
@@ -202,6 +220,54 @@ static void onRuntimeCheckFailure(int) {
   _exit(1);
 }
 
+/// --device=cuda: `module` (the function to run and what it calls) built
+/// by tcc-compile, the tool beside this one, into a cuda library in a
+/// fresh directory `dir`; the library's path. tcc-compile's diagnostics go
+/// to stderr as they are.
+static FailureOr<std::string> compileForCUDA(ModuleOp module,
+                                             const char *argv0,
+                                             SmallString<128> &dir,
+                                             std::string &error) {
+  if (llvm::sys::fs::createUniqueDirectory("tcc-run-cuda", dir)) {
+    error = "cannot create a temporary directory";
+    return failure();
+  }
+  SmallString<128> source(dir), library(dir);
+  llvm::sys::path::append(source, "model.mlir");
+  llvm::sys::path::append(library, "libmodel.so");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(source, ec);
+    if (ec) {
+      error = "cannot write " + source.str().str();
+      return failure();
+    }
+    module.print(os);
+  }
+  SmallString<128> compiler(llvm::sys::path::parent_path(
+      llvm::sys::fs::getMainExecutable(argv0, (void *)&fail)));
+  llvm::sys::path::append(compiler, "tcc-compile");
+  std::vector<std::string> args = {compiler.str().str(), source.str().str(),
+                                   "--target=cuda", "-o",
+                                   library.str().str()};
+  if (noFuse)
+    args.push_back("--no-fuse");
+  if (!specialize.empty())
+    args.push_back("--specialize=" + llvm::join(specialize, ","));
+  std::vector<StringRef> argRefs(args.begin(), args.end());
+  std::string runError;
+  int rc = llvm::sys::ExecuteAndWait(compiler, argRefs, std::nullopt, {}, 0,
+                                     0, &runError);
+  if (rc != 0) {
+    error = "compiling for --device=cuda failed (" +
+            (runError.empty() ? "tcc-compile exited with " + std::to_string(rc)
+                              : runError) +
+            ")";
+    return failure();
+  }
+  return library.str().str();
+}
+
 static double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
@@ -316,11 +382,38 @@ int main(int argc, char **argv) {
   std::unique_ptr<char, FreeDeleter> callerWorkspace;
   std::unique_ptr<mlir::tcc::CPUExecutable> exe;
   std::unique_ptr<::tcc::runtime::ModelLibrary> library;
-  if (!libraryPath.empty()) {
+  std::string runLibrary = libraryPath;
+  SmallString<128> cudaDir;
+  llvm::scope_exit removeCudaDir([&] {
+    if (!cudaDir.empty())
+      llvm::sys::fs::remove_directories(cudaDir);
+  });
+  if (device == Device::CUDA) {
+    if (!libraryPath.empty() || useReference)
+      return fail("--device=cuda compiles and runs the function: not with "
+                  "--library or --reference");
+    // What only the CPU pipeline and its JIT have.
+    for (const cl::Option *cpuOnly :
+         std::initializer_list<const cl::Option *>{
+             &noVectorize, &noParallel, &noPlan, &workspaceOpt,
+             &memoryReorder, &buckets, &countAllocations, &memoryReport,
+             &memoryPlanSvg, &fusionReport, &fusionDot, &printLLVMDialect,
+             &noHostShapeChecks, &verbose})
+      if (cpuOnly->getNumOccurrences())
+        return fail("--" + cpuOnly->ArgStr.str() +
+                    " applies to --device=cpu only");
+    std::string error;
+    FailureOr<std::string> built =
+        compileForCUDA(*module, argv[0], cudaDir, error);
+    if (failed(built))
+      return fail(error);
+    runLibrary = *built;
+  }
+  if (!runLibrary.empty()) {
     if (useReference)
       return fail("--library and --reference are exclusive");
     std::string error;
-    library = ::tcc::runtime::ModelLibrary::open(libraryPath, error);
+    library = ::tcc::runtime::ModelLibrary::open(runLibrary, error);
     if (!library)
       return fail(error);
     invoke = [&](std::string &err) {
