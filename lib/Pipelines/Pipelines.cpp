@@ -169,7 +169,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   linalg.fuse = options.fuse;
   linalg.fusionTarget = "cuda";
   linalg.vectorize = false;
-  linalg.planMemory = false;
+  linalg.planMemory = options.planMemory;
   linalg.attentionLibrary = options.flashAttention;
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);

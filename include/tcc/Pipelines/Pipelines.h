@@ -129,6 +129,11 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::desc("Smallest static row count given to cuBLASLt (fewer: "
                      "a generated matvec kernel)"),
       llvm::cl::init(16)};
+  Option<bool> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Plan intermediates into one device arena (one "
+                     "allocation per call) instead of a device block each"),
+      llvm::cl::init(true)};
   Option<bool> gemmDispatch{
       *this, "gemm-dispatch",
       llvm::cl::desc("Dynamic row counts: a host branch between cuBLASLt "
