@@ -27,6 +27,12 @@ while read -r lib fn rtol atol expected specs; do
   # The same call captured as a CUDA graph, replayed, checked again.
   ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
       --benchmark=20 --graph "${args[@]}" || status=1
+  # On a stream of the caller's (tcc_run_on_stream), then the graph
+  # replayed there (tcc_graph_launch_on_stream), checked again.
+  ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
+      --stream "${args[@]}" | grep -v "^result" || status=1
+  ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
+      --stream --graph "${args[@]}" | grep -v "^result" || status=1
 done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
                print $1, $2, $3, $4, $5, specs }' cases.txt)
 
@@ -129,4 +135,6 @@ echo "== robot policy, batch 1 (dynamic batch: cuBLASLt)"
 echo "== robot policy, compiled for batch 1 (--specialize=B=1: matvec kernels)"
 ./tcc-run-lib ./librobot_policy_b1.so $policy --benchmark=200 || status=1
 ./tcc-run-lib ./librobot_policy_b1.so $policy --benchmark=200 --graph || status=1
+echo "== robot policy, batch 1, replays queued on the caller's stream"
+./tcc-run-lib ./librobot_policy_b1.so $policy --benchmark=200 --graph --stream || status=1
 exit $status

@@ -195,6 +195,10 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
         "cuLaunchKernel", "kernel " + name);
 }
 
+/// The caller's stream for this thread's calls (tcc_run_on_stream).
+thread_local bool hasCallerStream = false;
+thread_local CUstream callerStream = nullptr;
+
 static CUstream takeStream() {
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -216,6 +220,10 @@ CUstream mgpuStreamCreate() {
     record("the call uses two streams at once: it cannot be a CUDA graph");
     capturing->failed = true;
   }
+  // On the caller's stream, every segment of the call queues there, in
+  // order (the host code waits between its streams).
+  if (hasCallerStream && !capturing)
+    return callerStream;
   CUstream stream = takeStream();
   // Each stream of a capture window is a segment of the call. Relaxed
   // mode: the host code may still allocate (a cache miss).
@@ -230,7 +238,7 @@ CUstream mgpuStreamCreate() {
 }
 
 void mgpuStreamDestroy(CUstream stream) {
-  if (!stream)
+  if (!stream || (hasCallerStream && stream == callerStream))
     return;
   std::lock_guard<std::mutex> lock(mutex);
   idleStreams.push_back(stream);
@@ -433,6 +441,24 @@ int tccCudaGraphLaunch(void *handle) {
   if (stream)
     mgpuStreamDestroy(stream);
   return ok ? 0 : 1;
+}
+
+int tccCudaGraphLaunchOn(void *handle, void *stream) {
+  auto *graph = static_cast<Graph *>(handle);
+  if (!graph || !ensureContext())
+    return 1;
+  bool ok = true;
+  for (CUgraphExec exec : graph->execs)
+    ok = ok && check(cuGraphLaunch(exec, static_cast<CUstream>(stream)),
+                     "cuGraphLaunch");
+  return ok ? 0 : 1;
+}
+
+void tccCudaSetStream(void *stream, int set) {
+  hasCallerStream = set != 0;
+  // Null: the legacy default stream (a null handle would mean "no stream"
+  // to the host code's calls).
+  callerStream = !set ? nullptr : stream ? static_cast<CUstream>(stream) : CU_STREAM_LEGACY;
 }
 
 void tccCudaGraphDestroy(void *handle) {

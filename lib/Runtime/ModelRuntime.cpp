@@ -237,6 +237,17 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
   return 0;
 }
 
+int tcc_run_on_stream(const char *name, const tcc_tensor *inputs,
+                      int numInputs, tcc_tensor *results, int numResults,
+                      void *stream) {
+  if (!tcc_memory_.set_stream)
+    return fail(6, "a stream needs a library built with --target=cuda");
+  tcc_memory_.set_stream(stream, 1);
+  int rc = tcc_run(name, inputs, numInputs, results, numResults);
+  tcc_memory_.set_stream(nullptr, 0);
+  return rc;
+}
+
 struct tcc_graph {
   void *graph;
 };
@@ -283,6 +294,18 @@ int tcc_graph_launch(tcc_graph *graph) {
   if (tcc_memory_.graph_launch(graph->graph) != 0) {
     const char *why = tcc_memory_.error ? tcc_memory_.error() : nullptr;
     return fail(5, std::string("replaying the CUDA graph failed") +
+                       (why ? std::string(": ") + why : std::string()));
+  }
+  return 0;
+}
+
+int tcc_graph_launch_on_stream(tcc_graph *graph, void *stream) {
+  lastError.clear();
+  if (!graph || !tcc_memory_.graph_launch_on)
+    return fail(6, "tcc_graph_launch_on_stream: no graph");
+  if (tcc_memory_.graph_launch_on(graph->graph, stream) != 0) {
+    const char *why = tcc_memory_.error ? tcc_memory_.error() : nullptr;
+    return fail(5, std::string("queueing the CUDA graph failed") +
                        (why ? std::string(": ") + why : std::string()));
   }
   return 0;

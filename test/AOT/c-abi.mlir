@@ -9,6 +9,7 @@
 // CHECK: mismatch: 3 scaled_softmax: input sizes [5, 16], [4, 16] violate input 1 dim 0 == input 0 (x) dim 0 (N)
 // CHECK: unknown: 1 no entry named 'nope'
 // CHECK: graph: 6 CUDA graphs need a library built with --target=cuda no handle
+// CHECK: stream: 6 a stream needs a library built with --target=cuda
 // CHECK: entries: 1, first scaled_softmax
 // CHECK: ok
 // RUN: readelf -d %t/libsoftmax.so | FileCheck %s --check-prefix=DEPS --implicit-check-not=MLIR --implicit-check-not=LLVM

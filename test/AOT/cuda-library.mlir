@@ -22,6 +22,8 @@
 // SYMS-DAG: T tcc_graph_create
 // SYMS-DAG: T tcc_graph_launch
 // SYMS-DAG: T tcc_graph_destroy
+// SYMS-DAG: T tcc_run_on_stream
+// SYMS-DAG: T tcc_graph_launch_on_stream
 // The kernel modules' loaders are constructors in .init_array (lld, which
 // tcc-compile prefers, does not run a .ctors section).
 // RUN: readelf -S %t/libgpu.so | FileCheck %s --check-prefix=CTORS

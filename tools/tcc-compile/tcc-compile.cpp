@@ -245,11 +245,12 @@ static std::string entryTable(ArrayRef<mlir::tcc::FunctionSignature> signatures,
     c += "#include \"tcc/Runtime/CUDARuntime.h\"\n"
          "const tcc_memory_ops tcc_memory_ = {1, tccCudaFree, tccCudaAlloc, "
          "tccCudaCopy, tccCudaTakeError, tccCudaBeginCapture, "
-         "tccCudaEndCapture, tccCudaGraphLaunch, tccCudaGraphDestroy};\n";
+         "tccCudaEndCapture, tccCudaGraphLaunch, tccCudaGraphDestroy, "
+         "tccCudaSetStream, tccCudaGraphLaunchOn};\n";
   else
     c += "extern void tccFree(void *);\nextern void *tccMalloc(size_t);\n"
          "const tcc_memory_ops tcc_memory_ = {0, tccFree, tccMalloc, 0, 0, "
-         "0, 0, 0, 0};\n";
+         "0, 0, 0, 0, 0, 0};\n";
   c += "const int32_t tcc_entry_count_ = " +
        std::to_string(signatures.size()) + ";\n";
   c += "const char tcc_manifest_[] = " + cString(manifestText) + ";\n";
@@ -456,7 +457,8 @@ int main(int argc, char **argv) {
     exports << "{\n  global:\n    tcc_run; tcc_release; tcc_last_error;\n"
                "    tcc_manifest; tcc_num_entries; tcc_entry_name;\n"
                "    tcc_entry_arity; tcc_graph_create; tcc_graph_launch;\n"
-               "    tcc_graph_destroy;\n";
+               "    tcc_graph_destroy; tcc_run_on_stream;\n"
+               "    tcc_graph_launch_on_stream;\n";
     for (const mlir::tcc::FunctionSignature &sig : lowered->signatures)
       exports << "    _mlir_ciface_" << sig.name << ";\n";
     exports << "  local: *;\n};\n";

@@ -2,13 +2,15 @@
 //
 //   tcc-run-lib libmodel.so --function=NAME --input=@x.npy|SPEC ...
 //       [--expected_output=@y.npy]... [--rtol=R --atol=A]
-//       [--output=@y.npy]... [--benchmark=N] [--graph]
+//       [--output=@y.npy]... [--benchmark=N] [--graph] [--stream]
 //
 // What tcc-run --library does, for machines without MLIR (the GPU machine
 // tcc's cuda libraries are checked on): inputs as .npy files or tcc-run's
 // inline specs, results compared with .npy files (numpy.allclose), saved,
 // and timed. A cuda library gets its inputs copied to the device and its
-// results back (ModelLibrary). Exit code 1 on any error or mismatch.
+// results back (ModelLibrary); --stream runs calls and replays on a stream
+// of the tool's own (tcc_run_on_stream, tcc_graph_launch_on_stream), as
+// a caller with its own stream would. Exit code 1 on any error or mismatch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +47,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> inputSpecs, expected, outputs;
   double rtol = 1e-4, atol = 1e-6;
   unsigned benchmark = 0;
-  bool graph = false;
+  bool graph = false, onStream = false;
   uint64_t seed = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -65,6 +67,8 @@ int main(int argc, char **argv) {
       benchmark = std::atoi(value.c_str());
     else if (std::strcmp(a, "--graph") == 0)
       graph = true;
+    else if (std::strcmp(a, "--stream") == 0)
+      onStream = true;
     else if (startsWith(a, "--seed=", value))
       seed = std::strtoull(value.c_str(), nullptr, 10);
     else if (a[0] != '-' && library.empty())
@@ -73,13 +77,15 @@ int main(int argc, char **argv) {
       return fail(std::string("unknown argument '") + a +
                   "' (usage: tcc-run-lib LIB.so --function=NAME "
                   "--input=... [--expected_output=@y.npy] [--output=@y.npy] "
-                  "[--rtol=R] [--atol=A] [--benchmark=N] [--graph])");
+                  "[--rtol=R] [--atol=A] [--benchmark=N] [--graph] [--stream])");
   }
   if (library.empty())
     return fail("no library given");
   std::string error;
   auto lib = ModelLibrary::open(library, error);
   if (!lib)
+    return fail(error);
+  if (onStream && !lib->useCallerStream(error))
     return fail(error);
   if (function.empty()) {
     std::vector<std::string> names = lib->entryNames();

@@ -34,6 +34,12 @@ void tccCudaBeginCapture(void);
 void *tccCudaEndCapture(void);
 int tccCudaGraphLaunch(void *graph);
 void tccCudaGraphDestroy(void *graph);
+/* The caller's stream: with `set`, the calling thread's compiled host code
+ * queues its work on `stream` (every stream it makes is that one) until
+ * the next call with set = 0. GraphLaunchOn queues a replay on `stream`
+ * without waiting: 0 on success. */
+void tccCudaSetStream(void *stream, int set);
+int tccCudaGraphLaunchOn(void *graph, void *stream);
 
 #ifdef __cplusplus
 }

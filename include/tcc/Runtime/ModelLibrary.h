@@ -38,6 +38,12 @@ public:
     return replaySeconds;
   }
 
+  /// A cuda library's calls and graph replays from now on go to a stream
+  /// of this object's (tcc_run_on_stream, tcc_graph_launch_on_stream and a
+  /// wait), as a caller with its own stream would. False with `error` if
+  /// the library cannot.
+  bool useCallerStream(std::string &error);
+
   std::string manifest() const;
   /// Whether entries take and give device pointers (a cuda library):
   /// call() then copies inputs to the device and results back.
@@ -55,6 +61,7 @@ private:
            std::string &error);
   std::vector<double> replaySeconds;
   void *handle = nullptr;
+  void *stream = nullptr; // useCallerStream's CUstream
   std::unique_ptr<Api> api;
   double lastCallSeconds = 0;
 };

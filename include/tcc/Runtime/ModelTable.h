@@ -43,6 +43,9 @@ typedef struct tcc_memory_ops {
   void *(*end_capture)(void);
   int (*graph_launch)(void *graph);
   void (*graph_destroy)(void *graph);
+  /* The caller's stream (cuda builds; null otherwise). */
+  void (*set_stream)(void *stream, int set);
+  int (*graph_launch_on)(void *graph, void *stream);
 } tcc_memory_ops;
 
 extern const tcc_memory_ops tcc_memory_;

@@ -65,6 +65,16 @@ typedef struct tcc_tensor {
 int tcc_run(const char *name, const tcc_tensor *inputs, int num_inputs,
             tcc_tensor *results, int num_results);
 
+/* tcc_run on the caller's CUDA stream (libraries built with --target=cuda;
+ * `stream` is a CUstream, e.g. torch.cuda.current_stream().cuda_stream, or
+ * null for the legacy default stream): the call's copies and kernels are
+ * queued on `stream` after the work already there, so the caller need not
+ * synchronize before the call; it returns when the results are ready.
+ * Return codes as tcc_run's, plus 6: the library is not a cuda library. */
+int tcc_run_on_stream(const char *name, const tcc_tensor *inputs,
+                      int num_inputs, tcc_tensor *results, int num_results,
+                      void *stream);
+
 /* CUDA graphs (libraries built with --target=cuda): the reduce-overhead
  * mode. tcc_graph_create runs entry `name` once as tcc_run does, capturing
  * every kernel launch and device copy of the call into a CUDA graph, and
@@ -82,6 +92,11 @@ int tcc_graph_create(const char *name, const tcc_tensor *inputs,
                      int num_inputs, tcc_tensor *results, int num_results,
                      tcc_graph **graph);
 int tcc_graph_launch(tcc_graph *graph);
+/* Queues a replay on the caller's `stream` (a CUstream; null: the legacy
+ * default stream) and returns without waiting: the results are ready when
+ * the stream's work up to here is (cuStreamSynchronize, or later work on
+ * the same stream). Codes as tcc_graph_launch's. */
+int tcc_graph_launch_on_stream(tcc_graph *graph, void *stream);
 void tcc_graph_destroy(tcc_graph *graph);
 
 /* Frees a result of tcc_run (no-op on a zeroed tensor). */

@@ -79,6 +79,11 @@ int main(void) {
          graph ? "handle set" : "no handle");
   if (rc != 6)
     return 1;
+  /* So does a caller's stream. */
+  rc = tcc_run_on_stream("scaled_softmax", in, 2, out, 2, 0);
+  printf("stream: %d %s\n", rc, tcc_last_error());
+  if (rc != 6)
+    return 1;
   printf("entries: %d, first %s\n", tcc_num_entries(), tcc_entry_name(0));
   printf("ok\n");
   return 0;
