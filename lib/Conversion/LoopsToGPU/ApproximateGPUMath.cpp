@@ -22,29 +22,39 @@ using namespace mlir;
 
 namespace {
 
-/// 1 + erf(x) for f32 x: y = erfc(|x|) from A&S 7.1.26, then 2 - y or y.
-Value onePlusErf(PatternRewriter &rewriter, Location loc, Value x) {
+Value f32Constant(PatternRewriter &rewriter, Location loc, float v) {
+  return arith::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                   rewriter.getF32FloatAttr(v));
+}
+
+/// s erfc(b a) for f32 a >= 0, from A&S 7.1.26: s t P(t) e^(-(b a)^2)
+/// with t = 1 / (1 + p b a), the scales folded into the constants (the
+/// polynomial's by s, the reciprocal's by b, exp2's by b^2 log2 e).
+Value scaledErfc(PatternRewriter &rewriter, Location loc, Value a, float b,
+                 float s) {
   Type f32 = rewriter.getF32Type();
-  auto constant = [&](float v) -> Value {
-    return arith::ConstantOp::create(rewriter, loc, f32,
-                                     rewriter.getF32FloatAttr(v));
-  };
-  Value ax = math::AbsFOp::create(rewriter, loc, x);
-  // t = 1 / (1 + p |x|)
-  Value d = math::FmaOp::create(rewriter, loc, ax, constant(0.3275911f),
+  auto constant = [&](float v) { return f32Constant(rewriter, loc, v); };
+  Value d = math::FmaOp::create(rewriter, loc, a, constant(0.3275911f * b),
                                 constant(1.0f));
   Value t = NVVM::RcpApproxFtzF32Op::create(rewriter, loc, f32, d);
   // P(t) = t (a1 + t (a2 + t (a3 + t (a4 + t a5))))
-  Value p = constant(1.061405429f);
-  for (float a : {-1.453152027f, 1.421413741f, -0.284496736f, 0.254829592f})
-    p = math::FmaOp::create(rewriter, loc, p, t, constant(a));
+  Value p = constant(1.061405429f * s);
+  for (float c : {-1.453152027f, 1.421413741f, -0.284496736f, 0.254829592f})
+    p = math::FmaOp::create(rewriter, loc, p, t, constant(c * s));
   p = arith::MulFOp::create(rewriter, loc, p, t);
-  // e^(-x^2) = 2^(-x^2 log2 e)
+  // e^(-(b a)^2) = 2^(-b^2 log2(e) a^2)
   Value scaled =
-      arith::MulFOp::create(rewriter, loc, ax, constant(-1.44269504f));
-  Value power = arith::MulFOp::create(rewriter, loc, scaled, ax);
+      arith::MulFOp::create(rewriter, loc, a, constant(-1.44269504f * b * b));
+  Value power = arith::MulFOp::create(rewriter, loc, scaled, a);
   Value e = math::Exp2Op::create(rewriter, loc, power);
-  Value y = arith::MulFOp::create(rewriter, loc, p, e); // erfc(|x|)
+  return arith::MulFOp::create(rewriter, loc, p, e);
+}
+
+/// 1 + erf(x) for f32 x: y = erfc(|x|), then 2 - y or y by x's sign.
+Value onePlusErf(PatternRewriter &rewriter, Location loc, Value x) {
+  auto constant = [&](float v) { return f32Constant(rewriter, loc, v); };
+  Value ax = math::AbsFOp::create(rewriter, loc, x);
+  Value y = scaledErfc(rewriter, loc, ax, 1.0f, 1.0f);
   Value twoMinus = arith::SubFOp::create(rewriter, loc, constant(2.0f), y);
   Value nonNegative = arith::CmpFOp::create(
       rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0f));
@@ -135,27 +145,11 @@ struct WholeGelu : OpRewritePattern<math::FmaOp> {
           !(inner->second > 0.0f))
         continue;
       Location loc = fma.getLoc();
-      Type f32 = rewriter.getF32Type();
-      auto constant = [&](float v) -> Value {
-        return arith::ConstantOp::create(rewriter, loc, f32,
-                                         rewriter.getF32FloatAttr(v));
-      };
+      auto constant = [&](float v) { return f32Constant(rewriter, loc, v); };
       Value x = half->first;
       float a = half->second, b = inner->second;
       Value ax = math::AbsFOp::create(rewriter, loc, x);
-      Value d = math::FmaOp::create(rewriter, loc, ax,
-                                    constant(0.3275911f * b), constant(1.0f));
-      Value t = NVVM::RcpApproxFtzF32Op::create(rewriter, loc, f32, d);
-      Value p = constant(1.061405429f * a);
-      for (float c :
-           {-1.453152027f, 1.421413741f, -0.284496736f, 0.254829592f})
-        p = math::FmaOp::create(rewriter, loc, p, t, constant(c * a));
-      p = arith::MulFOp::create(rewriter, loc, p, t);
-      Value scaled = arith::MulFOp::create(rewriter, loc, ax,
-                                           constant(-1.44269504f * b * b));
-      Value power = arith::MulFOp::create(rewriter, loc, scaled, ax);
-      Value e = math::Exp2Op::create(rewriter, loc, power);
-      Value q = arith::MulFOp::create(rewriter, loc, p, e);
+      Value q = scaledErfc(rewriter, loc, ax, b, a);
       Value xq = arith::MulFOp::create(rewriter, loc, x, q);
       Value nonNegative = arith::CmpFOp::create(
           rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0f));
