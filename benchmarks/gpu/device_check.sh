@@ -80,6 +80,14 @@ us=$(./tcc-run-lib ./libattention_bf16.so --function=attention_bf16 \
 awk -v t="$us" 'BEGIN { printf "tcc attention      %8.1f us %7.1f TFLOP/s\n", t,
   4 * 32 * 12 * 197 * 197 * 64 / (t * 1e6) }'
 [ -f torch_attention.py ] && python3 torch_attention.py 32
+# The f32 kernel (CUDA cores) at ViT-B/16's batch-4 shape.
+echo "== attention, 4 x 12 x 197 x 64 f32 (graph replays)"
+a=4x12x197x64xf32=random
+us=$(./tcc-run-lib ./libattention_f32.so --function=attention_f32 \
+     --input=$a --input=$a --input=$a --benchmark=50 --graph |
+     sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
+awk -v t="$us" 'BEGIN { printf "tcc attention f32  %8.1f us %7.1f TFLOP/s\n", t,
+  4 * 4 * 12 * 197 * 197 * 64 / (t * 1e6) }'
 
 # The anchors' memory-bound ops as PyTorch writes them (composite layer_norm
 # and softmax, x + b with vectors), f32 and bf16: MiB read + written.

@@ -56,6 +56,8 @@ CASES = [
     ("attention_causal_f16_d128", "benchmarks/gpu/cases/attention.mlir", "causal_f16_d128", {}, 2e-2, 2e-2),
     ("attention_one_head_offset", "benchmarks/gpu/cases/attention.mlir", "one_head_offset", {"B": 2}, 2e-2, 2e-2),
     ("attention_vit_qkv_bf16", "benchmarks/gpu/cases/attention.mlir", "vit_qkv_bf16", {"B": 2}, 2e-2, 2e-2),
+    ("attention_f32", "benchmarks/gpu/cases/attention.mlir", "attention_f32", {"B": 2}, 1e-4, 1e-5),
+    ("attention_causal_offset_f32", "benchmarks/gpu/cases/attention.mlir", "causal_offset_f32", {}, 1e-4, 1e-5),
 ]
 
 

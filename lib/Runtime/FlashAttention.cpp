@@ -4,7 +4,8 @@
 // tcc_gpu.attention (the fields of `desc` are in
 // include/tcc/Runtime/AttentionCall.h). It checks the call against what
 // the kernels of FlashAttention.cu take, picks one (element type, head
-// dim, vector or element accesses) and launches it on the stream, so
+// dim, vector or element accesses; f32 has one, on the CUDA cores) and
+// launches it on the stream, so
 // CUDA-graph capture records it with the rest of the call.
 //
 // The kernels are a fatbin (sm_80, sm_90 and PTX) embedded at build time
@@ -31,6 +32,7 @@ namespace call = tcc_attention;
 namespace {
 
 constexpr int kThreads = 128, kBlockQ = 64, kBlockK = 64, kPad = 8;
+constexpr int kF32BlockQ = 32; // queries per block of the f32 kernel
 
 /// q's tile, and k's and v's twice (double-buffered), in 16-bit elements.
 size_t sharedBytes(int64_t headDim) {
@@ -78,9 +80,13 @@ extern "C" void tccAttention(CUstream stream, const int64_t *f) {
   auto fail = [](const std::string &why) {
     record("tcc attention kernel: " + why);
   };
+  bool f32 = f[call::kElementType] == call::kF32;
   if (dim != 64 && dim != 128)
     return fail("head dim " + std::to_string(dim) + " (64 or 128 only)");
-  int64_t qBlocks = (queries + kBlockQ - 1) / kBlockQ;
+  if (f32 && dim != 64)
+    return fail("f32 head dim " + std::to_string(dim) + " (64 only)");
+  int64_t blockQ = f32 ? kF32BlockQ : kBlockQ;
+  int64_t qBlocks = (queries + blockQ - 1) / blockQ;
   if (queries > INT32_MAX || keys > INT32_MAX || heads > INT32_MAX ||
       batch > INT32_MAX || qBlocks * heads * batch > INT32_MAX)
     return fail("sizes " + std::to_string(batch) + " x " +
@@ -119,11 +125,13 @@ extern "C" void tccAttention(CUstream stream, const int64_t *f) {
   p.scaleLog2 = scale * float(M_LOG2E);
   p.causal = int32_t(f[call::kCausal] != 0);
 
-  std::string name = std::string("tcc_attention_") +
-                     (f[call::kElementType] == call::kF16 ? "f16" : "bf16") +
-                     "_d" + std::to_string(dim) +
-                     (vec ? "_vec" : "_scalar");
-  size_t shared = sharedBytes(dim);
+  // f32: one kernel, element accesses and static shared memory.
+  std::string name =
+      f32 ? std::string("tcc_attention_f32_d64")
+          : std::string("tcc_attention_") +
+                (f[call::kElementType] == call::kF16 ? "f16" : "bf16") +
+                "_d" + std::to_string(dim) + (vec ? "_vec" : "_scalar");
+  size_t shared = f32 ? 0 : sharedBytes(dim);
   CUfunction function = kernel(name, shared);
   if (!function)
     return;

@@ -313,7 +313,147 @@ __device__ void attention(const Params &p) {
   }
 }
 
+/// f32 on the CUDA cores (no TF32: results as the generic path's up to
+/// summation order). A block of 128 threads takes 32 queries of one
+/// (batch, head) against 64-key tiles of k and v staged in shared memory
+/// (rows padded to 65 floats: no bank conflicts). Thread (r, c) = (tid /
+/// 16, tid % 16) holds the scores and outputs of queries 4r..4r+3 at keys
+/// (and dims) c, c + 16, c + 32, c + 48; a query's 16 threads are one
+/// half-warp, so its row max and sum are 4 shuffles. The probabilities go
+/// to k's tile (k is no longer needed) for the product with v.
+constexpr int kF32BlockQ = 32, kF32Stride = 65;
+
+__device__ void attentionF32(const Params &p) {
+  __shared__ float qs[kF32BlockQ][kF32Stride];
+  __shared__ float ks[kBlockK][kF32Stride]; // k, then the probabilities
+  __shared__ float vs[kBlockK][kF32Stride];
+  const int qBlocks = (p.queries + kF32BlockQ - 1) / kF32BlockQ;
+  int64_t linear = blockIdx.x;
+  const int qBlock = int(linear % qBlocks);
+  linear /= qBlocks;
+  const int head = int(linear % p.heads);
+  const int batch = int(linear / p.heads);
+  const int q0 = qBlock * kF32BlockQ;
+  auto base = [&](const Operand &o) {
+    return reinterpret_cast<const float *>(o.data) + batch * o.batchStride +
+           head * o.headStride;
+  };
+  const float *q = base(p.q), *k = base(p.k), *v = base(p.v);
+  float *out = const_cast<float *>(base(p.out));
+  const int tid = threadIdx.x, r = tid / 16, c = tid % 16;
+
+  for (int i = tid; i < kF32BlockQ * 64; i += 128) {
+    int row = i / 64, d = i % 64;
+    qs[row][d] = q0 + row < p.queries ? q[int64_t(q0 + row) * p.q.rowStride + d]
+                                      : 0.f;
+  }
+  float o[4][4] = {}, m[4], l[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    m[i] = -INFINITY, l[i] = 0.f;
+  int keyEnd = p.keys;
+  if (p.causal)
+    keyEnd = min(keyEnd, q0 + kF32BlockQ);
+  for (int k0 = 0; k0 < keyEnd; k0 += kBlockK) {
+    __syncthreads(); // q staged; the last tile's probabilities and v used
+    for (int i = tid; i < kBlockK * 64; i += 128) {
+      int row = i / 64, d = i % 64;
+      bool in = k0 + row < p.keys;
+      ks[row][d] = in ? k[int64_t(k0 + row) * p.k.rowStride + d] : 0.f;
+      vs[row][d] = in ? v[int64_t(k0 + row) * p.v.rowStride + d] : 0.f;
+    }
+    __syncthreads();
+    float s[4][4] = {};
+#pragma unroll 8
+    for (int d = 0; d < 64; ++d) {
+      float qv[4], kv[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        qv[i] = qs[4 * r + i][d];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        kv[j] = ks[c + 16 * j][d];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          s[i][j] = fmaf(qv[i], kv[j], s[i][j]);
+    }
+    // Online softmax, per query row (exp2 of scores scaled by log2 e).
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int row = q0 + 4 * r + i;
+      float mx = -INFINITY;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        int key = k0 + c + 16 * j;
+        bool masked = key >= p.keys || (p.causal && key > row);
+        s[i][j] = masked ? -INFINITY : s[i][j] * p.scaleLog2;
+        mx = fmaxf(mx, s[i][j]);
+      }
+#pragma unroll
+      for (int x = 8; x >= 1; x /= 2)
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffff, mx, x));
+      float mNew = fmaxf(m[i], mx);
+      // A row with every key so far masked keeps m = -inf and adds 0.
+      float alpha = mNew == -INFINITY ? 1.f : exp2f(m[i] - mNew);
+      float sum = 0.f;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        s[i][j] = mNew == -INFINITY ? 0.f : exp2f(s[i][j] - mNew);
+        sum += s[i][j];
+      }
+#pragma unroll
+      for (int x = 8; x >= 1; x /= 2)
+        sum += __shfl_xor_sync(0xffffffff, sum, x);
+      l[i] = l[i] * alpha + sum;
+      m[i] = mNew;
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        o[i][j] *= alpha;
+    }
+    __syncthreads(); // every thread's scores are in registers: k is free
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        ks[4 * r + i][c + 16 * j] = s[i][j];
+    __syncthreads();
+#pragma unroll 8
+    for (int kk = 0; kk < kBlockK; ++kk) {
+      float pv[4], vv[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        pv[i] = ks[4 * r + i][kk];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        vv[j] = vs[kk][c + 16 * j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          o[i][j] = fmaf(pv[i], vv[j], o[i][j]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int row = q0 + 4 * r + i;
+    if (row >= p.queries)
+      continue;
+    // No key at all (causal with more keys masked than exist): zeros.
+    float inv = l[i] > 0.f ? 1.f / l[i] : 0.f;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      out[int64_t(row) * p.out.rowStride + c + 16 * j] = o[i][j] * inv;
+  }
+}
+
 } // namespace
+
+extern "C" __global__ void __launch_bounds__(128)
+    tcc_attention_f32_d64(Params p) {
+  attentionF32(p);
+}
 
 // Entry points: tcc_attention_<type>_d<D>_<vec|scalar>, 128 threads,
 // blocks = ceil(queries / 64) * heads * batch, dynamic shared memory

@@ -12,15 +12,26 @@
 // RUN: tcc-run %t.vit1.mlir --random-inputs --check-reference --rtol=1e-3 --atol=1e-2 | FileCheck %s --check-prefix=CPU
 // CPU: [SUCCESS] result[0] matches the reference (1x1000xf32)
 //
-// The 12-block model through the cuda pipeline: every product (patch
-// embedding, 12 x qkv, q k^T, p v, proj, fc1, fc2, head = 74) is a cuBLASLt
-// call, and all generated kernels are in one gpu.module (one libdevice
-// link, one ptxas run).
-// RUN: tcc-opt %examples/vit_b16.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=CUDA
+// The 12-block model through the cuda pipeline: each block's attention is
+// one call of the runtime's fused f32 kernel (tccAttention, on the CUDA
+// cores), the 50 other products (patch embedding, 12 x qkv, proj, fc1,
+// fc2, head) cuBLASLt calls, and all generated kernels are in one
+// gpu.module (one libdevice link, one ptxas run). Without the fused kernel
+// (flash-attention=false), q k^T and p v are products too: 74.
+// RUN: tcc-opt %examples/vit_b16.mlir --tcc-cuda-pipeline="format=isa" -o %t.vit_f32.llvm.mlir
+// RUN: FileCheck %s --check-prefix=CUDA < %t.vit_f32.llvm.mlir
+// RUN: FileCheck %s --check-prefix=F32-ATTENTION < %t.vit_f32.llvm.mlir
+// RUN: tcc-opt %examples/vit_b16.mlir --tcc-cuda-pipeline="format=isa flash-attention=false" | FileCheck %s --check-prefix=UNFUSED
 // CUDA-LABEL: llvm.func @vit_b16(
-// CUDA-COUNT-74: llvm.call @tccGemm(
+// CUDA-COUNT-50: llvm.call @tccGemm(
 // CUDA-NOT: llvm.call @tccGemm(
 // CUDA: llvm.return
+// F32-ATTENTION-LABEL: llvm.func @vit_b16(
+// F32-ATTENTION-COUNT-12: llvm.call @tccAttention(
+// F32-ATTENTION-NOT: llvm.call @tccAttention(
+// UNFUSED-LABEL: llvm.func @vit_b16(
+// UNFUSED-COUNT-74: llvm.call @tccGemm(
+// UNFUSED-NOT: llvm.call @tccAttention(
 // CUDA: gpu.binary @vit_b16_kernels
 // CUDA-NOT: gpu.binary
 //

@@ -5,7 +5,9 @@
 // head dim of 128, causal, more keys than queries; one head (rank 3) with
 // q read at an odd offset (the kernel's element-by-element form); and
 // ViT's form, q, k and v read straight out of the fused QKV projection and
-// the result written in [B, S, heads, dim] order.
+// the result written in [B, S, heads, dim] order. f32 (the CUDA-core
+// kernel, head dim 64): ViT's shape with a dynamic batch, and causal with
+// more keys than queries and one head read at an odd offset.
 func.func @attention_bf16(%q: tensor<?x12x197x64xbf16> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>},
                           %k: tensor<?x12x197x64xbf16> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>},
                           %v: tensor<?x12x197x64xbf16> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>})
@@ -62,4 +64,21 @@ func.func @vit_qkv_bf16(%qkv: tensor<?x77x768xbf16> {tcc.shape = #tcc.shape<[B, 
   %s3 = tensor.from_elements %bi, %c77, %c256 : tensor<3xi64>
   %o = tcc.reshape %at, %s3 : (tensor<?x77x4x64xbf16>, tensor<3xi64>) -> tensor<?x77x256xbf16>
   return %o : tensor<?x77x256xbf16>
+}
+
+func.func @attention_f32(%q: tensor<?x12x197x64xf32> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>},
+                         %k: tensor<?x12x197x64xf32> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>},
+                         %v: tensor<?x12x197x64xf32> {tcc.shape = #tcc.shape<[B, 12, 197, 64]>})
+    -> tensor<?x12x197x64xf32> {
+  %o = tcc.attention %q, %k, %v : (tensor<?x12x197x64xf32>, tensor<?x12x197x64xf32>, tensor<?x12x197x64xf32>) -> tensor<?x12x197x64xf32>
+  return %o : tensor<?x12x197x64xf32>
+}
+
+func.func @causal_offset_f32(%x: tensor<2x50x65xf32>, %k: tensor<2x130x64xf32>,
+                             %v: tensor<2x130x64xf32>) -> tensor<2x50x64xf32> {
+  %q = tcc.slice %x {starts = array<i64: 0, 0, 1>, ends = array<i64: 2, 50, 65>, steps = array<i64: 1, 1, 1>}
+      : (tensor<2x50x65xf32>) -> tensor<2x50x64xf32>
+  %o = tcc.attention %q, %k, %v {is_causal = true, scale = 0.1 : f32}
+      : (tensor<2x50x64xf32>, tensor<2x130x64xf32>, tensor<2x130x64xf32>) -> tensor<2x50x64xf32>
+  return %o : tensor<2x50x64xf32>
 }

@@ -13,7 +13,7 @@
 
 namespace tcc_attention {
 
-enum ElementType { kF16 = 1, kBF16 = 2 }; // as tcc_gemm's
+enum ElementType { kF32 = 0, kF16 = 1, kBF16 = 2 }; // as tcc_gemm's
 
 /// Per-operand fields: address, then the strides of its batch, heads,
 /// rows and columns (the columns' must be 1).

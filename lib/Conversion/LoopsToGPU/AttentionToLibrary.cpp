@@ -151,11 +151,11 @@ AttentionOp libraryAttention(fusion::GroupOp group) {
     return nullptr;
   auto q = attention.getQ().getType();
   Type element = q.getElementType();
-  if (!isa<BFloat16Type, Float16Type>(element) ||
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(element) ||
       (q.getRank() != 3 && q.getRank() != 4))
     return nullptr;
   int64_t dim = q.getDimSize(q.getRank() - 1);
-  if (dim != 64 && dim != 128)
+  if ((dim != 64 && dim != 128) || (element.isF32() && dim != 64))
     return nullptr;
   for (Value v : {attention.getK(), attention.getV(), attention.getResult()}) {
     auto t = cast<RankedTensorType>(v.getType());

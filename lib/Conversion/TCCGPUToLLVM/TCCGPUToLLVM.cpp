@@ -174,9 +174,10 @@ struct AttentionOpLowering
       f.set(base + attn::kRowStride, d.stride(rewriter, f.loc, rank - 2));
       f.set(base + attn::kColStride, d.stride(rewriter, f.loc, rank - 1));
     };
-    f.set(attn::kElementType, f.constant(qType.getElementType().isF16()
-                                             ? attn::kF16
-                                             : attn::kBF16));
+    Type element = qType.getElementType();
+    f.set(attn::kElementType, f.constant(element.isF32()   ? attn::kF32
+                                         : element.isF16() ? attn::kF16
+                                                           : attn::kBF16));
     f.set(attn::kCausal, f.constant(op.getIsCausal() ? 1 : 0));
     MemRefDescriptor q(adaptor.getQ()), k(adaptor.getK());
     f.set(attn::kBatch, q.size(rewriter, f.loc, 0));

@@ -136,8 +136,9 @@ func.func @two_dynamic_dims(%x: tensor<?x?x1x4x64xbf16>, %k: tensor<?x4x?x64xbf1
 
 // -----
 
-// What the kernel does not compute stays a group for the generic lowering:
-// f32, a mask, a head dim of 96, and a group with more than transposes.
+// What the kernels do not compute stays a group for the generic lowering:
+// f32 with a head dim of 128, a mask, a head dim of 96, and a group with
+// more than transposes.
 // CHECK-LABEL: func.func @not_for_the_kernel
 //   CHECK-NOT:   tcc_gpu.attention
 //   CHECK-NOT:   bufferization.to_buffer
@@ -145,12 +146,12 @@ func.func @two_dynamic_dims(%x: tensor<?x?x1x4x64xbf16>, %k: tensor<?x4x?x64xbf1
 //       CHECK:   fusion.group "attention"
 //       CHECK:   fusion.group "attention"
 //       CHECK:   fusion.group "attention"
-func.func @not_for_the_kernel(%q32: tensor<2x4x16x64xf32>, %q: tensor<2x4x16x64xbf16>, %m: tensor<16x16xi1>, %q96: tensor<2x4x16x96xbf16>)
-    -> (tensor<2x4x16x64xf32>, tensor<2x4x16x64xbf16>, tensor<2x4x16x96xbf16>, tensor<2x4x16x64xbf16>) {
-  %0 = fusion.group "attention"(%q32 : tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
-  ^bb0(%a: tensor<2x4x16x64xf32>):
-    %r = tcc.attention %a, %a, %a : (tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32>
-    fusion.yield %r : tensor<2x4x16x64xf32>
+func.func @not_for_the_kernel(%q32: tensor<2x4x16x128xf32>, %q: tensor<2x4x16x64xbf16>, %m: tensor<16x16xi1>, %q96: tensor<2x4x16x96xbf16>)
+    -> (tensor<2x4x16x128xf32>, tensor<2x4x16x64xbf16>, tensor<2x4x16x96xbf16>, tensor<2x4x16x64xbf16>) {
+  %0 = fusion.group "attention"(%q32 : tensor<2x4x16x128xf32>) -> tensor<2x4x16x128xf32> {
+  ^bb0(%a: tensor<2x4x16x128xf32>):
+    %r = tcc.attention %a, %a, %a : (tensor<2x4x16x128xf32>, tensor<2x4x16x128xf32>, tensor<2x4x16x128xf32>) -> tensor<2x4x16x128xf32>
+    fusion.yield %r : tensor<2x4x16x128xf32>
   }
   %1 = fusion.group "attention"(%q, %m : tensor<2x4x16x64xbf16>, tensor<16x16xi1>) -> tensor<2x4x16x64xbf16> {
   ^bb0(%a: tensor<2x4x16x64xbf16>, %b: tensor<16x16xi1>):
@@ -168,5 +169,21 @@ func.func @not_for_the_kernel(%q32: tensor<2x4x16x64xf32>, %q: tensor<2x4x16x64x
     %n = tcc.neg %r : (tensor<2x4x16x64xbf16>) -> tensor<2x4x16x64xbf16>
     fusion.yield %n : tensor<2x4x16x64xbf16>
   }
-  return %0, %1, %2, %3 : tensor<2x4x16x64xf32>, tensor<2x4x16x64xbf16>, tensor<2x4x16x96xbf16>, tensor<2x4x16x64xbf16>
+  return %0, %1, %2, %3 : tensor<2x4x16x128xf32>, tensor<2x4x16x64xbf16>, tensor<2x4x16x96xbf16>, tensor<2x4x16x64xbf16>
+}
+
+// -----
+
+// f32 with a head dim of 64 goes to the f32 kernel (the CUDA cores).
+// CHECK-LABEL: func.func @f32_heads
+//   CHECK-NOT:   fusion.group
+//       CHECK:   tcc_gpu.attention %{{.+}}, %{{.+}}, %{{.+}} into %{{.+}} {scale = 1.250000e-01 : f32}
+//  CHECK-SAME:     xf32
+func.func @f32_heads(%q: tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
+  %0 = fusion.group "attention"(%q : tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
+  ^bb0(%a: tensor<2x4x16x64xf32>):
+    %r = tcc.attention %a, %a, %a : (tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32>
+    fusion.yield %r : tensor<2x4x16x64xf32>
+  }
+  return %0 : tensor<2x4x16x64xf32>
 }

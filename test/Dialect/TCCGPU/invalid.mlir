@@ -110,10 +110,19 @@ func.func @attention_types(%q: memref<2x8x64xbf16>, %k: memref<2x8x64xf16>) {
 
 // -----
 
-func.func @attention_f32(%q: memref<2x8x64xf32>) {
-  // expected-error @+1 {{operand #0 must be memref of 16-bit float or bfloat16 type values}}
+func.func @attention_f32_d128(%q: memref<2x8x128xf32>) {
+  // expected-error @+1 {{expects a head dim of 64 for f32, got 128}}
   tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
-      : memref<2x8x64xf32>, memref<2x8x64xf32>, memref<2x8x64xf32> into memref<2x8x64xf32>
+      : memref<2x8x128xf32>, memref<2x8x128xf32>, memref<2x8x128xf32> into memref<2x8x128xf32>
+  return
+}
+
+// -----
+
+func.func @attention_f64(%q: memref<2x8x64xf64>) {
+  // expected-error @+1 {{operand #0 must be memref of 16-bit float or bfloat16 type or 32-bit float values}}
+  tcc_gpu.attention %q, %q, %q into %q {scale = 1.0 : f32}
+      : memref<2x8x64xf64>, memref<2x8x64xf64>, memref<2x8x64xf64> into memref<2x8x64xf64>
   return
 }
 

@@ -131,6 +131,8 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("expects a static head dim of 64 or 128, got ")
            << (ShapedType::isDynamic(dim) ? std::string("?")
                                           : std::to_string(dim));
+  if (q.getElementType().isF32() && dim != 64)
+    return emitOpError("expects a head dim of 64 for f32, got ") << dim;
   for (MemRefType t : {k, v, out})
     if (t.getDimSize(rank - 1) != dim)
       return emitOpError("expects q, k, v and out of one head dim");

@@ -75,6 +75,7 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
 }
 
 def TCCGPU_HalfMemRef : MemRefOf<[F16, BF16]>;
+def TCCGPU_AttentionMemRef : MemRefOf<[F16, BF16, F32]>;
 
 def TCCGPU_AttentionOp : TCCGPU_Op<"attention", [GPU_AsyncOpInterface]> {
   let summary = "out = softmax(q kᵀ * scale) v in one fused kernel";
@@ -87,7 +88,8 @@ def TCCGPU_AttentionOp : TCCGPU_Op<"attention", [GPU_AsyncOpInterface]> {
       p = softmax_j(scale * q[b, h, i, :] . k[b, h, j, :])
 
     Operands are [batch, heads, rows, dim] or [batch, rows, dim] (one head)
-    views of one element type, f16 or bf16; softmax and accumulation are in
+    views of one element type, f16 or bf16 (head dim 64 or 128), or f32
+    (head dim 64: the CUDA cores, no TF32); softmax and accumulation are in
     f32, and the unnormalized probabilities are rounded to the element type
     before the product with v (as tcc.attention defines). `dim` is static,
     64 or 128, and the same for all four. With `is_causal`, key j is kept
@@ -105,10 +107,10 @@ def TCCGPU_AttentionOp : TCCGPU_Op<"attention", [GPU_AsyncOpInterface]> {
   }];
   let arguments = (ins
     Variadic<GPU_AsyncToken>:$asyncDependencies,
-    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$q,
-    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$k,
-    Arg<TCCGPU_HalfMemRef, "", [MemRead]>:$v,
-    Arg<TCCGPU_HalfMemRef, "", [MemWrite]>:$out,
+    Arg<TCCGPU_AttentionMemRef, "", [MemRead]>:$q,
+    Arg<TCCGPU_AttentionMemRef, "", [MemRead]>:$k,
+    Arg<TCCGPU_AttentionMemRef, "", [MemRead]>:$v,
+    Arg<TCCGPU_AttentionMemRef, "", [MemWrite]>:$out,
     F32Attr:$scale,
     DefaultValuedAttr<BoolAttr, "false">:$is_causal);
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
