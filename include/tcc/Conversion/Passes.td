@@ -480,7 +480,8 @@ def AttentionToLibraryPass
     Runs on tcc ops and fusion groups, before the lowering to linalg (the
     cuda pipeline runs it). A `fusion.group "attention"` that holds only a
     `tcc.attention` and transposes, with f16 or bf16 q, k and v of rank 3 or
-    4, a static head dim of 64 or 128 and no mask, becomes one
+    4, a static head dim of 64 or 128 (f32: 64, the runtime's CUDA-core
+    kernel) and no mask, becomes one
     `tcc_gpu.attention`: the runtime's flash-attention kernel, whose scores
     never reach memory (the generic lowering writes f32 scores, runs a
     softmax kernel and two library products).
