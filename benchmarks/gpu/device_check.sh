@@ -69,25 +69,22 @@ for spec in "copy 512 --input=$x" "add_relu_mul 768 --input=$x --input=$x" \
     printf "%-14s %8.1f us %8.0f GB/s\n", n, t, m * 1048576 / (t * 1e-6) / 1e9 }'
 done
 
-# The fused attention kernel at ViT-B/16's shape, [32, 12, 197, 64] bf16
-# (kernel time per graph replay), then PyTorch's SDPA backends on the same
-# shape when torch_attention.py is beside this script.
-echo "== attention, 32 x 12 x 197 x 64 bf16 (graph replays)"
-a=32x12x197x64xbf16=random
-us=$(./tcc-run-lib ./libattention_bf16.so --function=attention_bf16 \
-     --input=$a --input=$a --input=$a --benchmark=50 --graph |
-     sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
-awk -v t="$us" 'BEGIN { printf "tcc attention      %8.1f us %7.1f TFLOP/s\n", t,
-  4 * 32 * 12 * 197 * 197 * 64 / (t * 1e6) }'
+# The fused attention kernels at ViT-B/16's shape, [B, 12, 197, 64]
+# (kernel time per graph replay): bf16 at batch 32, then PyTorch's SDPA
+# backends on the same shape when torch_attention.py is beside this
+# script; f32 (the CUDA-core kernel) at batch 4.
+attention_time() { # LABEL DTYPE BATCH
+  local a="$3x12x197x64x$2=random" us
+  echo "== attention, $3 x 12 x 197 x 64 $2 (graph replays)"
+  us=$(./tcc-run-lib "./libattention_$2.so" --function="attention_$2" \
+       --input=$a --input=$a --input=$a --benchmark=50 --graph |
+       sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
+  awk -v l="$1" -v t="$us" -v b="$3" 'BEGIN { printf "%-18s %8.1f us %7.1f TFLOP/s\n",
+    l, t, 4 * b * 12 * 197 * 197 * 64 / (t * 1e6) }'
+}
+attention_time "tcc attention" bf16 32
 [ -f torch_attention.py ] && python3 torch_attention.py 32
-# The f32 kernel (CUDA cores) at ViT-B/16's batch-4 shape.
-echo "== attention, 4 x 12 x 197 x 64 f32 (graph replays)"
-a=4x12x197x64xf32=random
-us=$(./tcc-run-lib ./libattention_f32.so --function=attention_f32 \
-     --input=$a --input=$a --input=$a --benchmark=50 --graph |
-     sed -n 's/^graph replay.*median \([0-9.]*\) us.*/\1/p')
-awk -v t="$us" 'BEGIN { printf "tcc attention f32  %8.1f us %7.1f TFLOP/s\n", t,
-  4 * 4 * 12 * 197 * 197 * 64 / (t * 1e6) }'
+attention_time "tcc attention f32" f32 4
 
 # The anchors' memory-bound ops as PyTorch writes them (composite layer_norm
 # and softmax, x + b with vectors), f32 and bf16: MiB read + written.
