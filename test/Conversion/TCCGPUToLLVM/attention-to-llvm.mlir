@@ -52,6 +52,23 @@ func.func @one_head(%q: memref<2x100x128xf16>) {
 
 // -----
 
+// f32 (the CUDA-core kernel): element type code 0 in field 0.
+// CHECK-LABEL: llvm.func @f32_heads
+//       CHECK:   %[[F32:.+]] = llvm.mlir.constant(0 : i64) : i64
+//  CHECK-NEXT:   %[[F0:.+]] = llvm.getelementptr %{{.+}}[0]
+//  CHECK-NEXT:   llvm.store %[[F32]], %[[F0]]
+//       CHECK:   llvm.call @tccAttention
+func.func @f32_heads(%q: memref<2x4x16x64xf32>) {
+  %t0 = gpu.wait async
+  %t1 = tcc_gpu.attention async [%t0] %q, %q, %q into %q {scale = 0.125 : f32}
+      : memref<2x4x16x64xf32>, memref<2x4x16x64xf32>, memref<2x4x16x64xf32>
+        into memref<2x4x16x64xf32>
+  gpu.wait [%t1]
+  return
+}
+
+// -----
+
 // Without a stream there is nothing to queue the call on.
 func.func @no_stream(%q: memref<2x8x64xbf16>) {
   // expected-error @+1 {{failed to legalize operation 'tcc_gpu.attention'}}
