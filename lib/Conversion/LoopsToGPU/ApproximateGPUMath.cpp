@@ -89,27 +89,6 @@ struct OnePlusErf : OpRewritePattern<arith::AddFOp> {
   }
 };
 
-/// `fma(h, erf(x), h)` = h (1 + erf(x)): GELU once canonicalization has
-/// distributed 0.5 x over the sum.
-struct ScaledOnePlusErf : OpRewritePattern<math::FmaOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::FmaOp fma,
-                                PatternRewriter &rewriter) const override {
-    for (auto [a, b] : {std::pair(fma.getA(), fma.getB()),
-                        std::pair(fma.getB(), fma.getA())}) {
-      math::ErfOp erf = erfOnlyFor(b, fma);
-      if (!erf || a != fma.getC())
-        continue;
-      Location loc = fma.getLoc();
-      Value sum = onePlusErf(rewriter, loc, erf.getOperand());
-      rewriter.replaceOpWithNewOp<arith::MulFOp>(fma, a, sum);
-      rewriter.eraseOp(erf);
-      return success();
-    }
-    return failure();
-  }
-};
-
 /// `x * c` (either order) with a constant f32 c: (x, c).
 std::optional<std::pair<Value, float>> scaledBy(Value v) {
   auto mul = v.getDefiningOp<arith::MulFOp>();
@@ -124,14 +103,33 @@ std::optional<std::pair<Value, float>> scaledBy(Value v) {
   return std::nullopt;
 }
 
-/// GELU as a whole, `fma(h, erf(z), h)` with h = a x and z = b x (b > 0;
-/// a = 1/2, b = 1/sqrt 2 for F.gelu): the scales fold into the
-/// approximation's constants, so neither product is computed. With
-/// u = b |x|, t = 1 / (1 + p b |x|) and q = a t P(t) 2^(-b^2 log2(e) x^2)
-/// = a erfc(u): y = 2a x - x q for x >= 0 (1 + erf(u) = 2 - erfc(u)) and
-/// x q below 0 (1 + erf(-u) = erfc(u)). About 15 instructions instead of
-/// the 19 of h (1 + erf(z)) with 1 + erf from onePlusErf.
-struct WholeGelu : OpRewritePattern<math::FmaOp> {
+/// GELU y = x * a * (1 + erf(b x)) from `c`'s 0.5 x b: `y = x - x q` for
+/// x >= 0 (1 + erf(u) = 2 - erfc(u)) and `x q` below (1 + erf(-u) =
+/// erfc(u)), q = a erfc(b |x|) with the scales folded into the constants
+/// (2a x - x q as an fma when 2a != 1). About 15 instructions instead of
+/// the 19 of h (1 + erf(z)).
+Value wholeGelu(PatternRewriter &rewriter, Location loc, Value x, float a,
+                float b) {
+  auto constant = [&](float v) { return f32Constant(rewriter, loc, v); };
+  Value ax = math::AbsFOp::create(rewriter, loc, x);
+  Value q = scaledErfc(rewriter, loc, ax, b, a);
+  Value xq = arith::MulFOp::create(rewriter, loc, x, q);
+  Value nonNegative = arith::CmpFOp::create(
+      rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0f));
+  Value upper =
+      2.0f * a == 1.0f
+          ? arith::SubFOp::create(rewriter, loc, x, xq).getResult()
+          : math::FmaOp::create(rewriter, loc, x, constant(2.0f * a),
+                                arith::NegFOp::create(rewriter, loc, xq))
+                .getResult();
+  return arith::SelectOp::create(rewriter, loc, nonNegative, upper, xq);
+}
+
+/// `fma(h, erf(z), h)` = h (1 + erf(z)): GELU once canonicalization has
+/// distributed 0.5 x over the sum. When h = a x and z = b x (b > 0) of the
+/// same x (F.gelu: a = 1/2, b = 1/sqrt 2), GELU as a whole (wholeGelu):
+/// neither product is computed. Otherwise h times onePlusErf.
+struct ScaledOnePlusErf : OpRewritePattern<math::FmaOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::FmaOp fma,
                                 PatternRewriter &rewriter) const override {
@@ -140,28 +138,15 @@ struct WholeGelu : OpRewritePattern<math::FmaOp> {
       math::ErfOp erf = erfOnlyFor(z, fma);
       if (!erf || h != fma.getC())
         continue;
-      auto half = scaledBy(h), inner = scaledBy(erf.getOperand());
-      if (!half || !inner || half->first != inner->first ||
-          !(inner->second > 0.0f))
-        continue;
       Location loc = fma.getLoc();
-      auto constant = [&](float v) { return f32Constant(rewriter, loc, v); };
-      Value x = half->first;
-      float a = half->second, b = inner->second;
-      Value ax = math::AbsFOp::create(rewriter, loc, x);
-      Value q = scaledErfc(rewriter, loc, ax, b, a);
-      Value xq = arith::MulFOp::create(rewriter, loc, x, q);
-      Value nonNegative = arith::CmpFOp::create(
-          rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0f));
-      Value upper =
-          2.0f * a == 1.0f
-              ? arith::SubFOp::create(rewriter, loc, x, xq).getResult()
-              : math::FmaOp::create(
-                    rewriter, loc, x, constant(2.0f * a),
-                    arith::NegFOp::create(rewriter, loc, xq))
-                    .getResult();
-      rewriter.replaceOpWithNewOp<arith::SelectOp>(fma, nonNegative, upper,
-                                                   xq);
+      auto half = scaledBy(h), inner = scaledBy(erf.getOperand());
+      if (half && inner && half->first == inner->first &&
+          inner->second > 0.0f)
+        rewriter.replaceOp(fma, wholeGelu(rewriter, loc, half->first,
+                                          half->second, inner->second));
+      else
+        rewriter.replaceOpWithNewOp<arith::MulFOp>(
+            fma, h, onePlusErf(rewriter, loc, erf.getOperand()));
       rewriter.eraseOp(erf);
       return success();
     }
@@ -174,7 +159,6 @@ struct ApproximateGPUMathPass
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WholeGelu>(&getContext(), /*benefit=*/2);
     patterns.add<OnePlusErf, ScaledOnePlusErf>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
