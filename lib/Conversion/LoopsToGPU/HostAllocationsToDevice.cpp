@@ -72,15 +72,22 @@ bool onHost(Operation *op) {
          !op->getParentOfType<scf::ParallelOp>();
 }
 
-/// The buffer `view` is a view of (through view-like ops).
+/// The memref `def` views (a view-like op or a cast), or null.
+Value viewSourceOf(Operation *def) {
+  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+    return viewLike.getViewSource();
+  if (auto cast = dyn_cast<memref::CastOp>(def))
+    return cast.getSource();
+  return nullptr;
+}
+
+/// The buffer `view` is a view of (through view-like ops and casts).
 Value rootOf(Value view) {
   while (Operation *def = view.getDefiningOp()) {
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      view = viewLike.getViewSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      view = cast.getSource();
-    else
+    Value source = viewSourceOf(def);
+    if (!source)
       break;
+    view = source;
   }
   return view;
 }
@@ -200,10 +207,7 @@ private:
     if (Value twin = mapping.lookupOrNull(view))
       return twin;
     Operation *def = view.getDefiningOp();
-    Value source = isa<memref::CastOp>(def)
-                       ? cast<memref::CastOp>(def).getSource()
-                       : cast<ViewLikeOpInterface>(def).getViewSource();
-    twinOf(source, unit);
+    twinOf(viewSourceOf(def), unit);
     if (unit.isProperAncestor(def))
       rewriter.setInsertionPointAfter(def);
     else
