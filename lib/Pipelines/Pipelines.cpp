@@ -67,6 +67,8 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   OpPassManager &funcPM = pm.nest<func::FuncOp>();
   if (options.attentionLibrary)
     funcPM.addPass(createAttentionToLibraryPass());
+  if (options.convLibrary)
+    funcPM.addPass(createConvToLibraryPass());
   funcPM.addPass(createConvertTCCToLinalgPass());
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;
@@ -171,6 +173,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   linalg.vectorize = false;
   linalg.planMemory = options.planMemory;
   linalg.attentionLibrary = options.flashAttention;
+  linalg.convLibrary = options.cudnn;
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);
   buildTCCToLinalgPipeline(pm, linalg);

@@ -70,3 +70,15 @@ func.func @bias_relu(%x: tensor<?x64xf32> {tcc.shape = #tcc.shape<[N, 64]>}, %b:
 // ATTENTION-DAG: U cuFuncSetAttribute
 // RUN: strings %t/libattention.so | FileCheck %s --check-prefix=KERNELS
 // KERNELS: tcc_attention_bf16_d64_vec
+
+// conv_block: its two convolutions go to cuDNN (tccConv), loaded with
+// dlopen at the first convolution; the library does not need cuDNN to
+// load.
+// RUN: tcc-compile %S/../../examples/conv_block.mlir --target=cuda -o %t/libconv.so
+// RUN: readelf -d %t/libconv.so | FileCheck %s --check-prefix=CONVDEPS --implicit-check-not=cudnn --implicit-check-not=cudart
+// CONVDEPS: NEEDED{{.*}}libcuda.so.1
+// RUN: nm %t/libconv.so | FileCheck %s --check-prefix=CONV
+// CONV-DAG: {{[tT]}} tccConv
+// CONV-DAG: U dlopen
+// RUN: strings %t/libconv.so | FileCheck %s --check-prefix=CUDNN
+// CUDNN: libcudnn.so.9

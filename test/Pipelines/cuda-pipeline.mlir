@@ -7,6 +7,7 @@
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa" --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa cublaslt=false" --split-input-file | FileCheck %s --check-prefix=GENERATED
 // RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa flash-attention=false" --split-input-file | FileCheck %s --check-prefix=UNFUSED
+// RUN: tcc-opt %s --tcc-cuda-pipeline="format=isa cudnn=false" --split-input-file | FileCheck %s --check-prefix=NOCUDNN
 
 // add + relu + mul by a broadcast row: one fused kernel. Four consecutive
 // columns per thread, read and written with 16-byte vector accesses when
@@ -124,4 +125,27 @@ func.func @linear_relu(%x: tensor<?x256xf32> {tcc.shape = #tcc.shape<[N, 256]>},
 func.func @attention_bf16(%q: tensor<?x12x197x64xbf16>, %k: tensor<?x12x197x64xbf16>, %v: tensor<?x12x197x64xbf16>) -> tensor<?x12x197x64xbf16> {
   %o = tcc.attention %q, %k, %v : (tensor<?x12x197x64xbf16>, tensor<?x12x197x64xbf16>, tensor<?x12x197x64xbf16>) -> tensor<?x12x197x64xbf16>
   return %o : tensor<?x12x197x64xbf16>
+}
+
+// -----
+
+// A convolution with bias, a residual add and ReLU over a dynamic batch:
+// one cuDNN call (tccConv) queued on the call's stream, no kernel. With
+// cudnn=false it is generated code.
+// CHECK-LABEL: llvm.func @conv_residual_relu
+//       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate
+//       CHECK:   llvm.call @tccConv(%[[S]], %{{.+}}) : (!llvm.ptr, !llvm.ptr) -> ()
+//   CHECK-NOT:   gpu.launch_func
+//       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
+// NOCUDNN-LABEL: llvm.func @conv_residual_relu
+//   NOCUDNN-NOT:   tccConv
+//       NOCUDNN:   gpu.launch_func
+func.func @conv_residual_relu(%x: tensor<?x16x32x32xf32> {tcc.shape = #tcc.shape<[N, 16, 32, 32]>},
+                              %w: tensor<16x16x3x3xf32>, %b: tensor<16xf32>,
+                              %r: tensor<?x16x32x32xf32> {tcc.shape = #tcc.shape<[N, 16, 32, 32]>})
+    -> tensor<?x16x32x32xf32> {
+  %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : (tensor<?x16x32x32xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<?x16x32x32xf32>
+  %1 = tcc.add %0, %r : (tensor<?x16x32x32xf32>, tensor<?x16x32x32xf32>) -> tensor<?x16x32x32xf32>
+  %2 = tcc.relu %1 : (tensor<?x16x32x32xf32>) -> tensor<?x16x32x32xf32>
+  return %2 : tensor<?x16x32x32xf32>
 }

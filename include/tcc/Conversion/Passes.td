@@ -509,6 +509,35 @@ def AttentionToLibraryPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ConvToLibraryPass : Pass<"tcc-conv-to-library", "func::FuncOp"> {
+  let summary = "Convolutions in fusion groups become cuDNN calls "
+                "(tcc_gpu.conv2d)";
+  let description = [{
+    Runs on tcc ops and fusion groups, before the lowering to linalg (the
+    cuda pipeline runs it, option `cudnn`). A `tcc.conv2d` in f32, f16 or
+    bf16 whose input, weight and bias are inputs of its group and whose
+    padding is the same on both sides of each dim becomes a
+    `tcc_gpu.conv2d` into a new buffer, computed by cuDNN (the generic
+    lowering is a direct loop nest, one output element per thread). The
+    epilogue cuDNN applies in the same call goes with it: a residual add of
+    a group input of the output's type (no broadcast), then ReLU, in that
+    order, each only when it is the previous value's one use.
+
+    The rest of the group (a batch norm's scale and shift, a pool's
+    producer chain) reads the library's result as a new input and becomes
+    a `pointwise` group; a group with nothing left is replaced by the
+    result. Output sizes the types leave open are computed from the input's
+    and weight's, and a residual's dims the types leave open are compared
+    with them at run time (`cf.assert`). Convolutions with asymmetric
+    padding, f64, or a prologue fused into the group stay generated.
+  }];
+  let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ContractionsToGemmsPass
     : Pass<"tcc-contractions-to-gemms", "func::FuncOp"> {
   let summary = "Matrix products on buffers become cuBLASLt calls";

@@ -32,6 +32,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "attention kernel (tcc-attention-to-library; cuda "
                      "only)"),
       llvm::cl::init(false)};
+  Option<bool> convLibrary{
+      *this, "conv-library",
+      llvm::cl::desc("Convolutions become cuDNN calls (tcc-conv-to-library; "
+                     "cuda only)"),
+      llvm::cl::init(false)};
   Option<std::string> fusionReport{
       *this, "fusion-report",
       llvm::cl::desc("Write the fusion report (JSON) to this file")};
@@ -123,6 +128,11 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       *this, "flash-attention",
       llvm::cl::desc("f16/bf16 attention through the runtime's fused "
                      "kernel (tcc_gpu.attention) where it applies"),
+      llvm::cl::init(true)};
+  Option<bool> cudnn{
+      *this, "cudnn",
+      llvm::cl::desc("Convolutions through cuDNN (tcc_gpu.conv2d, with a "
+                     "residual add and ReLU) where they apply"),
       llvm::cl::init(true)};
   Option<int64_t> gemmMinRows{
       *this, "gemm-min-rows",

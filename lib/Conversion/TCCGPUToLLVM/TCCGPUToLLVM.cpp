@@ -12,6 +12,7 @@
 #include "tcc/Conversion/TCCGPUToLLVM/TCCGPUToLLVM.h"
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
 #include "tcc/Runtime/AttentionCall.h"
+#include "tcc/Runtime/ConvCall.h"
 #include "tcc/Runtime/GemmCall.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -23,6 +24,7 @@
 using namespace mlir;
 namespace gemm = ::tcc_gemm;
 namespace attn = ::tcc_attention;
+namespace conv = ::tcc_conv;
 
 namespace {
 
@@ -195,6 +197,66 @@ struct AttentionOpLowering
   }
 };
 
+struct ConvOpLowering
+    : LibraryCallLowering<tcc::tcc_gpu::ConvOp, ConvOpLowering> {
+  using LibraryCallLowering::LibraryCallLowering;
+  static constexpr int64_t kFieldCount = conv::kFields;
+  static constexpr const char *kCallee = "tccConv";
+
+  static void fill(tcc::tcc_gpu::ConvOp op, OpAdaptor adaptor,
+                   CallFields &f) {
+    ConversionPatternRewriter &rewriter = f.rewriter;
+    Location loc = f.loc;
+    auto setOperand = [&](int64_t base, Value converted, Value original) {
+      if (!original) {
+        for (int64_t i = 0; i < conv::kOperandFields; ++i)
+          f.set(base + i, f.constant(0));
+        return;
+      }
+      MemRefDescriptor d(converted);
+      f.set(base + conv::kAddress, f.address(converted, original));
+      for (int64_t i = 0; i < 4; ++i)
+        f.set(base + conv::kNStride + i, d.stride(rewriter, loc, i));
+    };
+    Type element = cast<MemRefType>(op.getX().getType()).getElementType();
+    f.set(conv::kElementType, f.constant(element.isF32()   ? conv::kF32
+                                         : element.isF16() ? conv::kF16
+                                                           : conv::kBF16));
+    f.set(conv::kActivation, f.constant(op.getActivation() == "relu"
+                                            ? conv::kReLU
+                                            : conv::kNone));
+    MemRefDescriptor x(adaptor.getX()), w(adaptor.getWeight()),
+        out(adaptor.getOut());
+    f.set(conv::kBatch, x.size(rewriter, loc, 0));
+    f.set(conv::kInChannels, x.size(rewriter, loc, 1));
+    f.set(conv::kInHeight, x.size(rewriter, loc, 2));
+    f.set(conv::kInWidth, x.size(rewriter, loc, 3));
+    f.set(conv::kOutChannels, w.size(rewriter, loc, 0));
+    f.set(conv::kKernelHeight, w.size(rewriter, loc, 2));
+    f.set(conv::kKernelWidth, w.size(rewriter, loc, 3));
+    f.set(conv::kOutHeight, out.size(rewriter, loc, 2));
+    f.set(conv::kOutWidth, out.size(rewriter, loc, 3));
+    f.set(conv::kPadH, f.constant(op.getPadding()[0]));
+    f.set(conv::kPadW, f.constant(op.getPadding()[1]));
+    f.set(conv::kStrideH, f.constant(op.getStrides()[0]));
+    f.set(conv::kStrideW, f.constant(op.getStrides()[1]));
+    f.set(conv::kDilationH, f.constant(op.getDilations()[0]));
+    f.set(conv::kDilationW, f.constant(op.getDilations()[1]));
+    f.set(conv::kGroups, f.constant(op.getGroups()));
+    f.set(conv::kBias, op.getBias()
+                           ? f.address(adaptor.getBias(), op.getBias())
+                           : f.constant(0));
+    f.set(conv::kBiasStride,
+          op.getBias() ? MemRefDescriptor(adaptor.getBias())
+                             .stride(rewriter, loc, 0)
+                       : f.constant(0));
+    setOperand(conv::kX, adaptor.getX(), op.getX());
+    setOperand(conv::kWeight, adaptor.getWeight(), op.getWeight());
+    setOperand(conv::kResidual, adaptor.getResidual(), op.getResidual());
+    setOperand(conv::kOut, adaptor.getOut(), op.getOut());
+  }
+};
+
 struct TCCGPUToLLVMInterface : public ConvertToLLVMPatternInterface {
   using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
 
@@ -210,7 +272,8 @@ struct TCCGPUToLLVMInterface : public ConvertToLLVMPatternInterface {
 
 void tcc::populateTCCGPUToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GemmOpLowering, AttentionOpLowering>(converter);
+  patterns.add<GemmOpLowering, AttentionOpLowering, ConvOpLowering>(
+      converter);
 }
 
 void tcc::registerConvertTCCGPUToLLVMInterface(DialectRegistry &registry) {

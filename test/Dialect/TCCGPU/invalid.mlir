@@ -179,3 +179,51 @@ func.func @attention_out_rows(%q: memref<2x8x64xbf16>, %o: memref<2x9x64xbf16>) 
       : memref<2x8x64xbf16>, memref<2x8x64xbf16>, memref<2x8x64xbf16> into memref<2x9x64xbf16>
   return
 }
+
+// -----
+
+func.func @conv_types(%x: memref<1x4x8x8xf32>, %w: memref<4x4x3x3xf16>, %y: memref<1x4x6x6xf32>) {
+  // expected-error @+1 {{expects x, weight and out of one element type}}
+  tcc_gpu.conv2d %x, %w into %y : memref<1x4x8x8xf32>, memref<4x4x3x3xf16> into memref<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups(%x: memref<1x6x8x8xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x4x6x6xf32>) {
+  // expected-error @+1 {{expects x's 6 channels to be groups (2) x the weight's 4}}
+  tcc_gpu.conv2d %x, %w into %y {groups = 2 : i64} : memref<1x6x8x8xf32>, memref<4x4x3x3xf32> into memref<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_out_size(%x: memref<1x4x8x8xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x4x8x8xf32>) {
+  // expected-error @+1 {{expects out dim 2 of size 6, got 8}}
+  tcc_gpu.conv2d %x, %w into %y : memref<1x4x8x8xf32>, memref<4x4x3x3xf32> into memref<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding(%x: memref<1x4x8x8xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x4x8x8xf32>) {
+  // expected-error @+1 {{expects two padding, got 4}}
+  tcc_gpu.conv2d %x, %w into %y {padding = array<i64: 1, 1, 1, 1>} : memref<1x4x8x8xf32>, memref<4x4x3x3xf32> into memref<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_residual(%x: memref<1x4x8x8xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x4x6x6xf32>, %r: memref<1x4x6x5xf32>) {
+  // expected-error @+1 {{expects residual of out's shape}}
+  tcc_gpu.conv2d %x, %w residual %r into %y : memref<1x4x8x8xf32>, memref<4x4x3x3xf32> residual memref<1x4x6x5xf32> into memref<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_activation(%x: memref<1x4x8x8xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x4x6x6xf32>) {
+  // expected-error @+1 {{has unknown activation 'gelu'; expected none or relu}}
+  tcc_gpu.conv2d %x, %w into %y {activation = "gelu"} : memref<1x4x8x8xf32>, memref<4x4x3x3xf32> into memref<1x4x6x6xf32>
+  return
+}

@@ -51,3 +51,24 @@ func.func @attention(%q: memref<?x12x197x64xbf16, strided<[453888, 64, 2304, 1]>
         into memref<2x100x128xf16>
   return
 }
+
+// tcc_gpu.conv2d: NCHW or channels-last views, with the default attributes
+// elided, a bias, a residual, ReLU and groups; with and without a token.
+// CHECK-LABEL: func.func @conv2d
+//       CHECK:   tcc_gpu.conv2d %{{.+}}, %{{.+}} into %{{.+}} : memref<?x64x56x56xf32>
+//       CHECK:   %{{.+}} = tcc_gpu.conv2d async [%{{.+}}] %{{.+}}, %{{.+}} bias %{{.+}} residual %{{.+}} into %{{.+}} {activation = "relu", groups = 2 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+//  CHECK-SAME:     : memref<4x8x9x9xbf16, strided<[648, 1, 72, 8]>>, memref<6x4x3x3xbf16> bias memref<6xbf16> residual memref<4x6x5x5xbf16> into memref<4x6x5x5xbf16>
+func.func @conv2d(%x: memref<?x64x56x56xf32>, %w: memref<64x64x3x3xf32>,
+                  %y: memref<?x64x54x54xf32>,
+                  %xh: memref<4x8x9x9xbf16, strided<[648, 1, 72, 8]>>,
+                  %wh: memref<6x4x3x3xbf16>, %b: memref<6xbf16>,
+                  %r: memref<4x6x5x5xbf16>, %t: !gpu.async.token) {
+  tcc_gpu.conv2d %x, %w into %y
+      : memref<?x64x56x56xf32>, memref<64x64x3x3xf32> into memref<?x64x54x54xf32>
+  %t1 = tcc_gpu.conv2d async [%t] %xh, %wh bias %b residual %r into %r
+      {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, groups = 2 : i64,
+       activation = "relu"}
+      : memref<4x8x9x9xbf16, strided<[648, 1, 72, 8]>>, memref<6x4x3x3xbf16>
+        bias memref<6xbf16> residual memref<4x6x5x5xbf16> into memref<4x6x5x5xbf16>
+  return
+}

@@ -149,5 +149,81 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ConvOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::verify() {
+  auto x = cast<MemRefType>(getX().getType());
+  auto w = cast<MemRefType>(getWeight().getType());
+  auto out = cast<MemRefType>(getOut().getType());
+  if (x.getRank() != 4 || w.getRank() != 4 || out.getRank() != 4)
+    return emitOpError("expects x, weight and out of rank 4");
+  Type element = x.getElementType();
+  if (w.getElementType() != element || out.getElementType() != element)
+    return emitOpError("expects x, weight and out of one element type");
+  auto pairOf = [&](ArrayRef<int64_t> v, StringRef name,
+                    int64_t least) -> LogicalResult {
+    if (v.size() != 2)
+      return emitOpError("expects two ") << name << ", got " << v.size();
+    if (v[0] < least || v[1] < least)
+      return emitOpError("expects ") << name << " >= " << least;
+    return success();
+  };
+  if (failed(pairOf(getStrides(), "strides", 1)) ||
+      failed(pairOf(getPadding(), "padding", 0)) ||
+      failed(pairOf(getDilations(), "dilations", 1)))
+    return failure();
+  int64_t groups = getGroups();
+  if (groups < 1)
+    return emitOpError("expects groups >= 1, got ") << groups;
+  if (!compatible(x.getDimSize(0), out.getDimSize(0)))
+    return emitOpError("expects one batch size for x and out");
+  if (!compatible(w.getDimSize(0), out.getDimSize(1)))
+    return emitOpError("expects as many out channels as weight rows");
+  int64_t c = x.getDimSize(1), wc = w.getDimSize(1), o = w.getDimSize(0);
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
+      c != wc * groups)
+    return emitOpError("expects x's ")
+           << c << " channels to be groups (" << groups
+           << ") x the weight's " << wc;
+  if (!ShapedType::isDynamic(o) && o % groups != 0)
+    return emitOpError("expects the ")
+           << o << " out channels to divide into " << groups << " groups";
+  // Output sizes, where x, the weight and out are static.
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t in = x.getDimSize(2 + d), k = w.getDimSize(2 + d);
+    int64_t size = out.getDimSize(2 + d);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) ||
+        ShapedType::isDynamic(size))
+      continue;
+    int64_t expected = (in + 2 * getPadding()[d] -
+                        getDilations()[d] * (k - 1) - 1) /
+                           getStrides()[d] +
+                       1;
+    if (size != expected)
+      return emitOpError("expects out dim ")
+             << 2 + d << " of size " << expected << ", got " << size;
+  }
+  if (Value bias = getBias()) {
+    auto bt = cast<MemRefType>(bias.getType());
+    if (bt.getElementType() != element || bt.getRank() != 1 ||
+        !compatible(bt.getDimSize(0), out.getDimSize(1)))
+      return emitOpError("expects bias of out's element type and shape [O]");
+  }
+  if (Value residual = getResidual()) {
+    auto rt = cast<MemRefType>(residual.getType());
+    if (rt.getElementType() != element || rt.getRank() != 4)
+      return emitOpError("expects residual of out's element type and rank");
+    for (int64_t i = 0; i < 4; ++i)
+      if (!compatible(rt.getDimSize(i), out.getDimSize(i)))
+        return emitOpError("expects residual of out's shape");
+  }
+  if (getActivation() != "none" && getActivation() != "relu")
+    return emitOpError("has unknown activation '")
+           << getActivation() << "'; expected none or relu";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.cpp.inc"

@@ -1,7 +1,8 @@
 //===- TCCGPUOps.td - tcc_gpu dialect -----------------------*- tablegen -*-===//
 //
 // Work of the GPU path that is not a generated kernel: calls into the
-// vendor libraries (cuBLASLt) on device buffers. The ops are asynchronous
+// vendor libraries (cuBLASLt, cuDNN) and tcc's own attention kernel on
+// device buffers. The ops are asynchronous
 // like gpu.launch_func: gpu-async-region chains them on the call's stream
 // with the kernels, and CUDA-graph capture records them with the rest.
 //
@@ -118,6 +119,60 @@ def TCCGPU_AttentionOp : TCCGPU_Op<"attention", [GPU_AsyncOpInterface]> {
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
     $q `,` $k `,` $v `into` $out attr-dict
     `:` type($q) `,` type($k) `,` type($v) `into` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
+def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
+                                         AttrSizedOperandSegments]> {
+  let summary = "out = activation(conv2d(x, w) + bias + residual), "
+                "through cuDNN";
+  let description = [{
+    A 2-D convolution on device buffers (tcc.conv2d's semantics: NCHW
+    logical dims, an OIHW weight, cross-correlation), with an optional
+    epilogue:
+
+      out[n, o, i, j] = activation(sum_{c, p, q} x[n, g*C/G + c,
+                            i*sh + p*dh - ph, j*sw + q*dw - pw]
+                            * w[o, c, p, q] + bias[o] + residual[n, o, i, j])
+
+    where g is o's group. `padding` is [ph, pw], the same on both sides of
+    each dim (tcc-conv-to-library leaves asymmetric padding to generated
+    code); `strides` and `dilations` are [h, w]; `activation` is `none` or
+    `relu`. x, w, bias, residual and out share one element type (f32, f16
+    or bf16); accumulation is in f32 and f32 products do not use TF32.
+
+    The operands are views: their strides, not attributes, say how they
+    lie in memory (NCHW, or channels-last NHWC). At run time the weight
+    must be packed NCHW or NHWC, else the call fails with a message naming
+    it. The runtime (lib/Runtime/CUDNNConv.cpp) loads cuDNN with dlopen on
+    the first convolution.
+
+    ```mlir
+    %t1 = tcc_gpu.conv2d async [%t0] %x, %w bias %b into %y
+        {padding = array<i64: 1, 1>, activation = "relu"}
+        : memref<?x64x56x56xf32>, memref<64x64x3x3xf32>
+          bias memref<64xf32> into memref<?x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<GPU_AsyncToken>:$asyncDependencies,
+    Arg<TCCGPU_FloatMemRef, "", [MemRead]>:$x,
+    Arg<TCCGPU_FloatMemRef, "", [MemRead]>:$weight,
+    Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$bias,
+    Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$residual,
+    Arg<TCCGPU_FloatMemRef, "", [MemWrite]>:$out,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+    DefaultValuedAttr<I64Attr, "1">:$groups,
+    DefaultValuedAttr<StrAttr, "\"none\"">:$activation);
+  let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
+  let assemblyFormat = [{
+    custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
+    $x `,` $weight (`bias` $bias^)? (`residual` $residual^)? `into` $out
+    attr-dict `:` type($x) `,` type($weight) (`bias` type($bias)^)?
+    (`residual` type($residual)^)? `into` type($out)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,247 @@
+//===- ConvToLibrary.cpp - convolutions to cuDNN ---------------------------===//
+//
+// See the pass description (include/tcc/Conversion/Passes.td).
+//
+// The convolution leaves its group: the library computes it (with the
+// bias, a residual add and ReLU that follow it, when they do) into a new
+// buffer, and the rest of the group reads that buffer as a new input. A
+// group left with nothing to compute disappears.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Analysis/SymbolicShapes.h"
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Dialect/Fusion/IR/FusionOps.h"
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_CONVTOLIBRARYPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace mlir::tcc
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+namespace {
+
+/// A convolution the library computes, and the epilogue it takes along.
+struct LibraryConv {
+  Conv2dOp conv;
+  AddOp residualAdd;       // conv (+ bias) + residual, or null
+  BlockArgument residual;  // the residual's block argument, if any
+  ReluOp relu;             // or null
+  Value result;            // the last value the library computes
+};
+
+/// Whether `v` is a block argument of `group`'s body.
+bool isGroupArgument(Value v, fusion::GroupOp group) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getOwner() == &group.getBodyBlock();
+}
+
+/// The group's convolution, if it reads the group's inputs directly and
+/// is one cuDNN computes (float types, symmetric padding), with the
+/// epilogue it can take: `relu?(conv + residual?)`.
+std::optional<LibraryConv> libraryConv(fusion::GroupOp group) {
+  Conv2dOp conv;
+  for (Operation &op : group.getBodyBlock()) {
+    if (auto c = dyn_cast<Conv2dOp>(op)) {
+      if (conv)
+        return std::nullopt;
+      conv = c;
+    }
+  }
+  if (!conv)
+    return std::nullopt;
+  Type element = conv.getType().getElementType();
+  if (!isa<Float32Type, Float16Type, BFloat16Type>(element))
+    return std::nullopt;
+  if (!isGroupArgument(conv.getX(), group) ||
+      !isGroupArgument(conv.getWeight(), group) ||
+      (conv.getBias() && !isGroupArgument(conv.getBias(), group)))
+    return std::nullopt;
+  SmallVector<int64_t, 4> padding = conv.getPaddingOrDefault();
+  if (padding[0] != padding[2] || padding[1] != padding[3])
+    return std::nullopt; // cuDNN pads both sides alike
+
+  LibraryConv lc{conv, nullptr, nullptr, nullptr, conv.getResult()};
+  auto onlyUser = [](Value v) -> Operation * {
+    return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
+  };
+  if (auto add = dyn_cast_or_null<AddOp>(onlyUser(lc.result))) {
+    Value other = add.getLhs() == lc.result ? add.getRhs() : add.getLhs();
+    // The same shape (no broadcast), read straight from the group's input.
+    if (other != lc.result && isGroupArgument(other, group) &&
+        other.getType() == lc.result.getType() &&
+        add.getType() == lc.result.getType()) {
+      lc.residualAdd = add;
+      lc.residual = cast<BlockArgument>(other);
+      lc.result = add.getResult();
+    }
+  }
+  if (auto relu = dyn_cast_or_null<ReluOp>(onlyUser(lc.result))) {
+    lc.relu = relu;
+    lc.result = relu.getResult();
+  }
+  return lc;
+}
+
+struct ConvToLibraryPass
+    : tcc::impl::ConvToLibraryPassBase<ConvToLibraryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<fusion::GroupOp, LibraryConv>> work;
+    getOperation().walk([&](fusion::GroupOp group) {
+      if (std::optional<LibraryConv> lc = libraryConv(group))
+        work.push_back({group, *lc});
+    });
+    for (auto &[group, lc] : work)
+      rewrite(group, lc);
+  }
+
+  /// A read-only buffer view of the group's input behind `arg`.
+  static Value readBuffer(OpBuilder &b, Location loc, fusion::GroupOp group,
+                          BlockArgument arg) {
+    Value input = group.getInputs()[arg.getArgNumber()];
+    auto t = cast<RankedTensorType>(input.getType());
+    auto layout = StridedLayoutAttr::get(
+        b.getContext(), ShapedType::kDynamic,
+        SmallVector<int64_t>(t.getRank(), ShapedType::kDynamic));
+    auto type = MemRefType::get(t.getShape(), t.getElementType(), layout);
+    return bufferization::ToBufferOp::create(b, loc, type, input,
+                                             /*read_only=*/true);
+  }
+
+  void rewrite(fusion::GroupOp group, LibraryConv &lc) {
+    IRRewriter b(group);
+    b.setInsertionPoint(group);
+    Location loc = lc.conv.getLoc();
+    Block &body = group.getBodyBlock();
+
+    Value x = readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getX()));
+    Value w =
+        readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getWeight()));
+    Value bias, residual;
+    if (lc.conv.getBias())
+      bias = readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getBias()));
+    if (lc.residual)
+      residual = readBuffer(b, loc, group, lc.residual);
+
+    SmallVector<int64_t, 2> strides = lc.conv.getStridesOrDefault();
+    SmallVector<int64_t, 4> padding = lc.conv.getPaddingOrDefault();
+    SmallVector<int64_t, 2> dilations = lc.conv.getDilationsOrDefault();
+
+    // The output's sizes: N from x, O from the weight, H and W from the
+    // convolution's arithmetic.
+    auto resultType = cast<RankedTensorType>(lc.result.getType());
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto dim = [&](Value buffer, int64_t d) -> Value {
+      int64_t size = cast<MemRefType>(buffer.getType()).getDimSize(d);
+      if (!ShapedType::isDynamic(size))
+        return index(size);
+      return memref::DimOp::create(b, loc, buffer, d);
+    };
+    auto computeOutputSize = [&](int64_t d) -> Value {
+      if (!resultType.isDynamicDim(d))
+        return index(resultType.getDimSize(d));
+      if (d == 0)
+        return dim(x, 0);
+      if (d == 1)
+        return dim(w, 0);
+      int64_t i = d - 2;
+      // (in + 2 pad - dilation (k - 1) - 1) / stride + 1
+      Value in = dim(x, d), k = dim(w, d);
+      Value span = arith::MulIOp::create(
+          b, loc, index(dilations[i]),
+          arith::SubIOp::create(b, loc, k, index(1)));
+      Value num = arith::SubIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, in, index(2 * padding[i])),
+          arith::AddIOp::create(b, loc, span, index(1)));
+      return arith::AddIOp::create(
+          b, loc, arith::DivSIOp::create(b, loc, num, index(strides[i])),
+          index(1));
+    };
+    // Dim d of the output, as a value, made once.
+    SmallVector<Value, 4> outputSizes(4);
+    auto outputSize = [&](int64_t d) -> Value {
+      if (!outputSizes[d])
+        outputSizes[d] = computeOutputSize(d);
+      return outputSizes[d];
+    };
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < 4; ++d)
+      if (resultType.isDynamicDim(d))
+        dynamic.push_back(outputSize(d));
+    // A residual whose dims the types leave open must match the output's.
+    if (residual) {
+      auto rt = cast<MemRefType>(residual.getType());
+      for (int64_t d = 0; d < 4; ++d) {
+        if (!rt.isDynamicDim(d) && !resultType.isDynamicDim(d))
+          continue;
+        Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         dim(residual, d), outputSize(d));
+        cf::AssertOp::create(
+            b, loc, eq,
+            "tcc.conv2d: the residual's shape differs from the output's");
+      }
+    }
+    auto allocType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value out = memref::AllocOp::create(b, loc, allocType, dynamic);
+    tcc_gpu::ConvOp::create(
+        b, loc, /*asyncToken=*/Type(), ValueRange(), x, w, bias, residual,
+        out, b.getDenseI64ArrayAttr(strides),
+        b.getDenseI64ArrayAttr({padding[0], padding[1]}),
+        b.getDenseI64ArrayAttr(dilations), lc.conv.getGroups(),
+        b.getStringAttr(lc.relu ? "relu" : "none"));
+    Value computed = bufferization::ToTensorOp::create(
+        b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
+
+    // The group reads the library's result instead of computing it.
+    group->insertOperands(group->getNumOperands(), computed);
+    BlockArgument arg = body.addArgument(resultType, loc);
+    b.replaceAllUsesWith(lc.result, arg);
+    for (Operation *op : {lc.relu.getOperation(),
+                          lc.residualAdd.getOperation(),
+                          lc.conv.getOperation()})
+      if (op)
+        b.eraseOp(op);
+    for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
+      if (!body.getArgument(i).use_empty())
+        continue;
+      body.eraseArgument(i);
+      group->eraseOperand(i);
+    }
+
+    // What is left is pointwise, or nothing: a group that only yields its
+    // inputs is replaced by them.
+    auto yield = cast<fusion::YieldOp>(body.getTerminator());
+    if (&body.front() == yield.getOperation()) {
+      SmallVector<Value> results;
+      for (Value v : yield.getValues())
+        results.push_back(
+            group.getInputs()[cast<BlockArgument>(v).getArgNumber()]);
+      // The group's size expressions (--symbolic-shapes) stay with the
+      // value: a reshape of it still lowers to a view.
+      if (Attribute shape = group->getAttr(kShapeAttr))
+        if (results.size() == 1 && results[0] == computed)
+          computed.getDefiningOp()->setAttr(kShapeAttr, shape);
+      b.replaceOp(group, results);
+      return;
+    }
+    group.setKind("pointwise");
+  }
+};
+
+} // namespace
