@@ -14,6 +14,16 @@ if [ -z "${TCC_CUBLASLT:-}" ] && ! ldconfig -p 2>/dev/null | grep -q libcublasLt
   export TCC_CUBLASLT
 fi
 echo "cuBLASLt: ${TCC_CUBLASLT:-found by the loader}"
+# cuDNN for the convolutions (dlopen'ed at the first one): the loader's
+# path, else PyTorch's pip copy; its directory goes on LD_LIBRARY_PATH,
+# where libcudnn.so.9 finds its sub-libraries.
+if [ -z "${TCC_CUDNN:-}" ] && ! ldconfig -p 2>/dev/null | grep -q libcudnn.so.9; then
+  TCC_CUDNN=$(find / -name 'libcudnn.so.9' -not -path '/proc/*' 2>/dev/null | sort | head -1)
+  if [ -n "$TCC_CUDNN" ]; then
+    export TCC_CUDNN LD_LIBRARY_PATH="$(dirname "$TCC_CUDNN")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+fi
+echo "cuDNN: ${TCC_CUDNN:-found by the loader}"
 status=0
 while read -r lib fn rtol atol expected specs; do
   [ -z "$lib" ] && continue
@@ -128,6 +138,21 @@ vit=$(awk '$1 == "libvit_block_197.so" { for (i = 6; i <= NF; ++i) {
 echo "== ViT block, batch 32 x 197 tokens"
 ./tcc-run-lib ./libvit_block_197.so $vit --benchmark=20 --graph | grep -i "replay" || status=1
 [ -f torch_gemm.py ] && python3 torch_gemm.py
+
+# conv_block at batch 32 (two cuDNN convolutions, the batch norms, adds and
+# ReLUs as kernels, the pool), f32 and bf16, per graph replay; the
+# variances are a positive splat. torch_conv.py times PyTorch's block.
+for dt in f32 bf16; do
+  v=64x$dt=random
+  [ "$dt" = f32 ] && lib=libconv_block.so || lib=libconv_block_bf16.so
+  echo "== conv_block, batch 32, $dt (graph replays)"
+  ./tcc-run-lib "./$lib" --input=32x64x56x56x$dt=random \
+      --input=64x64x3x3x$dt=random*0.05 --input=$v --input=$v --input=$v \
+      --input=64x$dt=0.5 --input=64x64x3x3x$dt=random*0.05 --input=$v \
+      --input=$v --input=$v --input=64x$dt=0.5 --benchmark=50 --graph |
+    grep -i "replay" || status=1
+done
+[ -f torch_conv.py ] && python3 torch_conv.py 32
 
 # The robot policy at batch 1 (seed 001's 1 kHz loop), per call from the
 # host: tcc_run, then the call replayed as a CUDA graph.

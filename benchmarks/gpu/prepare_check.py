@@ -58,6 +58,12 @@ CASES = [
     ("attention_vit_qkv_bf16", "benchmarks/gpu/cases/attention.mlir", "vit_qkv_bf16", {"B": 2}, 2e-2, 2e-2),
     ("attention_f32", "benchmarks/gpu/cases/attention.mlir", "attention_f32", {"B": 2}, 1e-4, 1e-5),
     ("attention_causal_offset_f32", "benchmarks/gpu/cases/attention.mlir", "causal_offset_f32", {}, 1e-4, 1e-5),
+    # Convolutions through cuDNN (tcc_gpu.conv2d).
+    ("conv_residual_relu", "benchmarks/gpu/cases/convs.mlir", "conv_residual_relu", {"B": 3}, 1e-4, 1e-4),
+    ("conv_stem_bf16", "benchmarks/gpu/cases/convs.mlir", "stem_bf16", {"B": 2}, 2e-2, 3e-2),
+    ("conv_grouped_dilated", "benchmarks/gpu/cases/convs.mlir", "grouped_dilated", {"H": 21, "W": 17}, 1e-4, 1e-5),
+    ("conv_residual_no_bias_f16", "benchmarks/gpu/cases/convs.mlir", "residual_no_bias", {}, 1e-2, 1e-2),
+    ("conv_bn_relu", "benchmarks/gpu/cases/convs.mlir", "conv_bn_relu", {"B": 2}, 1e-4, 1e-4),
 ]
 
 
@@ -131,7 +137,12 @@ def main():
                     os.path.join(ROOT, "benchmarks", "gpu", "cases", "gemms.mlir"),
                     "--target=cuda", "-o", os.path.join(OUT, "libgemms.so")],
                    check=True)
-    for script in ("torch_gemm.py", "torch_attention.py"):
+    # conv_block in bf16, timed beside the f32 one (torch_conv.py times
+    # PyTorch's on the same shapes).
+    subprocess.run([os.path.join(BIN, "tcc-compile"), bf16("examples/conv_block.mlir"),
+                    "--target=cuda", "-o", os.path.join(OUT, "libconv_block_bf16.so")],
+                   check=True)
+    for script in ("torch_gemm.py", "torch_attention.py", "torch_conv.py"):
         shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", script), OUT)
     # The whole ViT-B/16, for vit_harness.py (PyTorch side by side).
     subprocess.run([os.path.join(BIN, "tcc-compile"),
