@@ -66,23 +66,12 @@ constexpr int kCandidates = 8; // algorithms asked of the heuristic
 CublasLt *library() {
   static CublasLt lt;
   static bool loaded = [] {
-    void *so = nullptr;
-    std::string tried;
-    const char *env = std::getenv("TCC_CUBLASLT");
-    for (const char *name :
-         {env, "libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}) {
-      if (!name)
-        continue;
-      if ((so = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-        break;
-      tried += std::string(tried.empty() ? "" : ", ") + name;
-    }
-    if (!so) {
-      lt.error = "cannot load cuBLASLt (tried " + tried +
-                 "): put its directory on LD_LIBRARY_PATH or name the file "
-                 "in TCC_CUBLASLT";
+    void *so = openVendorLibrary(
+        "TCC_CUBLASLT",
+        {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
+        "cuBLASLt", lt.error);
+    if (!so)
       return false;
-    }
 #define TCC_RESOLVE(name)                                                      \
   lt.name = reinterpret_cast<decltype(lt.name)>(dlsym(so, #name));             \
   if (!lt.name) {                                                              \
@@ -149,14 +138,6 @@ struct Plan {
 
 std::mutex planMutex;
 std::map<std::array<int64_t, 24>, Plan> plans; // guarded by planMutex
-
-/// The largest power of two (up to 256) dividing `address`.
-int64_t alignment(int64_t address) {
-  int64_t a = 1;
-  while (a < 256 && address % (a * 2) == 0)
-    a *= 2;
-  return a;
-}
 
 bool ok(CublasLt &lt, cublasStatus_t s, const char *what) {
   if (s == CUBLAS_STATUS_SUCCESS)
@@ -294,10 +275,8 @@ void tune(CublasLt &lt, Plan &plan, CUstream stream, const void *a,
     const char *env = std::getenv("TCC_GEMM_AUTOTUNE");
     return !env || std::string(env) != "0";
   }();
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   if (!enabled || plan.candidates.size() < 2 || accumulates ||
-      cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS ||
-      status != CU_STREAM_CAPTURE_STATUS_NONE)
+      isCapturing(stream))
     return;
   constexpr int kRuns = 3;
   CUevent start = nullptr, stop = nullptr;
@@ -374,9 +353,9 @@ extern "C" void tccGemm(CUstream stream, const int64_t *f) {
   int64_t align = 256;
   for (int base : {gemm::kA, gemm::kB, gemm::kC, gemm::kD})
     if (f[base + gemm::kAddress])
-      align = std::min(align, alignment(f[base + gemm::kAddress]));
+      align = std::min(align, pointerAlignment(f[base + gemm::kAddress]));
   if (f[gemm::kBias])
-    align = std::min(align, alignment(f[gemm::kBias]));
+    align = std::min(align, pointerAlignment(f[gemm::kBias]));
   int i = 0;
   for (int64_t v : {f[gemm::kElementType], f[gemm::kInputType],
                     f[gemm::kEpilogue], batch, m, n, k,

@@ -20,9 +20,11 @@
 #include "CUDARuntimeInternal.h"
 
 #include <cuda.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -83,6 +85,39 @@ bool escapesCapture(CUstream stream) {
            "a CUDA graph");
   capturing->failed = true;
   return true;
+}
+
+void *openVendorLibrary(const char *envVar,
+                        std::initializer_list<const char *> names,
+                        const char *what, std::string &error) {
+  std::string tried;
+  const char *env = std::getenv(envVar);
+  std::vector<const char *> candidates;
+  if (env)
+    candidates.push_back(env);
+  candidates.insert(candidates.end(), names.begin(), names.end());
+  for (const char *name : candidates) {
+    if (void *so = dlopen(name, RTLD_NOW | RTLD_LOCAL))
+      return so;
+    tried += std::string(tried.empty() ? "" : ", ") + name;
+  }
+  error = std::string("cannot load ") + what + " (tried " + tried +
+          "): put its directory on LD_LIBRARY_PATH or name the file in " +
+          envVar;
+  return nullptr;
+}
+
+bool isCapturing(CUstream stream) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS ||
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+int64_t pointerAlignment(int64_t address) {
+  int64_t a = 1;
+  while (a < 256 && address % (a * 2) == 0)
+    a *= 2;
+  return a;
 }
 
 /// Checks a driver call; records "cuFoo failed (CUDA_ERROR_X: text)".

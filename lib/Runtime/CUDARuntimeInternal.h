@@ -1,7 +1,7 @@
 //===- CUDARuntimeInternal.h - shared by the CUDA runtime's files -*- C++ -*-//
 //
 // What lib/Runtime/CUDARuntime.cpp offers the library calls beside it
-// (CUBLASLtGemm.cpp): the pending-error channel, the capture check and the
+// (CUBLASLtGemm.cpp, CUDNNConv.cpp, FlashAttention.cpp): the pending-error channel, the capture check and the
 // device context.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +10,8 @@
 
 #include <cuda.h>
 
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace tcc::cuda {
@@ -26,6 +28,20 @@ bool check(CUresult r, const char *call, const std::string &detail = "");
 
 /// The device's primary context, current on the calling thread.
 bool ensureContext();
+
+/// dlopen of a vendor library: the file `envVar` names, else the first of
+/// `names` the loader finds. Null with `error` saying what was tried.
+void *openVendorLibrary(const char *envVar,
+                        std::initializer_list<const char *> names,
+                        const char *what, std::string &error);
+
+/// Whether `stream` is being captured into a CUDA graph (work queued on it
+/// is recorded, not run: no timing, no trial runs).
+bool isCapturing(CUstream stream);
+
+/// The largest power of two (up to 256) dividing `address`: part of the
+/// library calls' plan keys (algorithms depend on alignment).
+int64_t pointerAlignment(int64_t address);
 
 } // namespace tcc::cuda
 

@@ -80,22 +80,10 @@ constexpr int kCandidates = 8; // algorithms asked of the heuristic
 Cudnn *library() {
   static Cudnn dnn;
   static bool loaded = [] {
-    void *so = nullptr;
-    std::string tried;
-    const char *env = std::getenv("TCC_CUDNN");
-    for (const char *name : {env, "libcudnn.so.9", "libcudnn.so"}) {
-      if (!name)
-        continue;
-      if ((so = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-        break;
-      tried += std::string(tried.empty() ? "" : ", ") + name;
-    }
-    if (!so) {
-      dnn.error = "cannot load cuDNN (tried " + tried +
-                  "): put its directory on LD_LIBRARY_PATH or name the file "
-                  "in TCC_CUDNN";
+    void *so = openVendorLibrary("TCC_CUDNN", {"libcudnn.so.9", "libcudnn.so"},
+                                 "cuDNN", dnn.error);
+    if (!so)
       return false;
-    }
 #define TCC_RESOLVE(name)                                                      \
   dnn.name = reinterpret_cast<decltype(dnn.name)>(dlsym(so, #name));           \
   if (!dnn.name) {                                                             \
@@ -147,14 +135,6 @@ struct Plan {
 
 std::mutex planMutex;
 std::map<std::array<int64_t, 40>, Plan> plans; // guarded by planMutex
-
-/// The largest power of two (up to 256) dividing `address`.
-int64_t alignment(int64_t address) {
-  int64_t a = 1;
-  while (a < 256 && address % (a * 2) == 0)
-    a *= 2;
-  return a;
-}
 
 /// A 4-D tensor descriptor of the operand at `base`, NCHW sizes `dims`.
 bool tensor(Cudnn &dnn, cudnnTensorDescriptor_t &out, cudnnDataType_t type,
@@ -266,10 +246,7 @@ void tune(Cudnn &dnn, Plan &plan, CUstream stream, const void *x,
     const char *env = std::getenv("TCC_CONV_AUTOTUNE");
     return !env || std::string(env) != "0";
   }();
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (!enabled || outIsResidual ||
-      cuStreamIsCapturing(stream, &status) != CUDA_SUCCESS ||
-      status != CU_STREAM_CAPTURE_STATUS_NONE)
+  if (!enabled || outIsResidual || isCapturing(stream))
     return;
   cudnnConvolutionFwdAlgoPerf_t results[kCandidates]{};
   int found = 0;
@@ -349,9 +326,9 @@ extern "C" void tccConv(CUstream stream, const int64_t *f) {
   int64_t align = 256;
   for (int base : {call::kX, call::kWeight, call::kResidual, call::kOut})
     if (f[base + call::kAddress])
-      align = std::min(align, alignment(f[base + call::kAddress]));
+      align = std::min(align, pointerAlignment(f[base + call::kAddress]));
   if (f[call::kBias])
-    align = std::min(align, alignment(f[call::kBias]));
+    align = std::min(align, pointerAlignment(f[call::kBias]));
   int i = 0;
   for (int field = call::kElementType; field <= call::kGroups; ++field)
     key[i++] = f[field];
