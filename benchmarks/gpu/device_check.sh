@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (no MLIR there): every case prepare_check.py built,
 # through tcc-run-lib, compared with the reference evaluator's outputs.
-#   bash benchmarks/gpu/device_check.sh [DIR]   (default build/gpu-check)
+#   bash benchmarks/gpu/device_check.sh [DIR [PATTERN]]   (default build/gpu-check)
+# With PATTERN (a grep -E regex on the libraries' names) only those cases
+# run, without the sweep and the timings.
 set -uo pipefail
 DIR="${1:-$(dirname "${BASH_SOURCE[0]}")/../../build/gpu-check}"
+ONLY="${2:-}"
 cd "$DIR"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 # cuBLASLt for the libraries' matrix products (dlopen'ed at the first one):
@@ -44,7 +47,9 @@ while read -r lib fn rtol atol expected specs; do
   ./tcc-run-lib "./$lib" --function="$fn" --rtol="$rtol" --atol="$atol" \
       --stream --graph "${args[@]}" | grep -v "^result" || status=1
 done < <(awk '{ specs=""; for (i = 6; i <= NF; ++i) specs = specs " " $i;
-               print $1, $2, $3, $4, $5, specs }' cases.txt)
+               print $1, $2, $3, $4, $5, specs }' cases.txt |
+         grep -E "^(${ONLY:-.*})")
+[ -n "$ONLY" ] && exit $status
 
 # Every op's integration test (prepare_sweep.py), if built.
 if [ -f sweep/sweep.txt ]; then
