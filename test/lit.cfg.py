@@ -22,6 +22,16 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "FileCheck", "not", "llvm-objdump"], tool_dirs)
 
+# The ONNX importer is built where libonnx-dev is installed; its tests say
+# `REQUIRES: onnx` and read the ONNX backend tests of libonnx-testdata
+# (%onnx_data).
+if os.path.exists(os.path.join(config.tcc_tools_dir, "tcc-import-onnx")):
+    llvm_config.add_tool_substitutions(["tcc-import-onnx"], tool_dirs)
+    onnx_data = "/usr/share/libonnx-testdata/data"
+    if os.path.isdir(onnx_data):
+        config.available_features.add("onnx")
+        config.substitutions.append(("%onnx_data", onnx_data))
+
 # Tests of AVX-512-only code paths say `REQUIRES: avx512`.
 try:
     with open("/proc/cpuinfo") as f:

@@ -1,0 +1,1429 @@
+//===- ONNXOps.cpp - ONNX operators as tcc ops ------------------*- C++ -*-===//
+//
+// One converter per ONNX op_type. Most map to one tcc op; activations
+// tcc has no op for are composed from its elementwise ops (LeakyRelu is a
+// select, HardSigmoid a clamp); shape arithmetic (Shape, Gather, Concat,
+// Unsqueeze ... on shapes) is folded at import into known integers, so a
+// Reshape by a computed shape gets a static (or one-dynamic-dim) type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporterInternal.h"
+
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tcc;
+using namespace mlir::tcc::onnx_import;
+
+/// The value of a FailureOr, or return failure from the converter (a GNU
+/// statement expression, as LLVM's own code avoids but GCC and Clang take).
+#define TRY(x)                                                                 \
+  ({                                                                           \
+    auto _r = (x);                                                             \
+    if (failed(_r))                                                            \
+      return failure();                                                        \
+    *_r;                                                                       \
+  })
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+LogicalResult NodeContext::fail(const llvm::Twine &message) const {
+  emitError(loc) << "ONNX node '" << node.name() << "' (" << node.op_type()
+                 << ", opset " << opset << "): " << message;
+  return failure();
+}
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(llvm::StringRef name, int64_t otherwise) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : otherwise;
+}
+
+float NodeContext::floatAttr(llvm::StringRef name, float otherwise) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : otherwise;
+}
+
+std::string NodeContext::stringAttr(llvm::StringRef name,
+                                    llvm::StringRef otherwise) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : otherwise.str();
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::intsAttr(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+std::optional<KnownInts> NodeContext::knownInts(unsigned i) const {
+  Value v = operand(i);
+  if (!v)
+    return std::nullopt;
+  auto it = importer.known.find(v);
+  if (it != importer.known.end())
+    return it->second;
+  // A dense integer constant of up to 64 elements.
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue());
+  if (!dense || dense.getNumElements() > 64)
+    return std::nullopt;
+  KnownInts out;
+  for (const APInt &x : dense.getValues<APInt>())
+    out.push_back({x.getSExtValue(), Value(), -1});
+  return out;
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::constantInts(unsigned i) const {
+  std::optional<KnownInts> k = knownInts(i);
+  if (!k)
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  for (const KnownInt &x : *k) {
+    if (!x.isConstant())
+      return std::nullopt;
+    out.push_back(x.value);
+  }
+  return out;
+}
+
+FailureOr<Operation *> NodeContext::build(llvm::StringRef name,
+                                          ValueRange operands,
+                                          ArrayRef<NamedAttribute> attrs,
+                                          TypeRange resultTypes) {
+  for (Value v : operands)
+    if (!v)
+      return fail("a required input is missing");
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  auto info = RegisteredOperationName::lookup(name, b.getContext());
+  if (!info)
+    return fail("internal: no op " + name);
+  bool infer = resultTypes.empty();
+  if (infer)
+    state.addTypes(UnrankedTensorType::get(b.getF32Type()));
+  else
+    state.addTypes(resultTypes);
+  Operation *op = b.create(state);
+  if (infer) {
+    auto iface = dyn_cast<InferTypeOpInterface>(op);
+    SmallVector<Type> types;
+    if (!iface ||
+        failed(iface.inferReturnTypes(
+            b.getContext(), loc, op->getOperands(), op->getAttrDictionary(),
+            op->getPropertiesStorage(), op->getRegions(), types)) ||
+        types.size() != op->getNumResults()) {
+      op->erase();
+      return fail("tcc cannot type the " + name + " it converts to (its "
+                  "operands' shapes or attributes do not fit)");
+    }
+    for (auto [r, t] : llvm::zip(op->getResults(), types))
+      r.setType(t);
+  }
+  if (failed(verify(op))) {
+    op->erase();
+    return fail("the " + name + " it converts to is invalid (see above)");
+  }
+  return op;
+}
+
+FailureOr<Value> NodeContext::build1(llvm::StringRef name, ValueRange operands,
+                                     ArrayRef<NamedAttribute> attrs,
+                                     Type resultType) {
+  FailureOr<Operation *> op =
+      build(name, operands, attrs,
+            resultType ? TypeRange(resultType) : TypeRange());
+  if (failed(op))
+    return failure();
+  return (*op)->getResult(0);
+}
+
+Value NodeContext::scalar(Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  Attribute a = isa<FloatType>(element)
+                    ? Attribute(b.getFloatAttr(element, value))
+                    : Attribute(b.getIntegerAttr(element, int64_t(value)));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, a));
+}
+
+Value NodeContext::i64Vector(ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+Type elementOf(Value v) { return typeOf(v).getElementType(); }
+
+/// A converter that sets one result.
+template <typename F> Converter one(F f) {
+  return [f](NodeContext &c) -> LogicalResult {
+    FailureOr<Value> v = f(c);
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    return success();
+  };
+}
+
+FailureOr<Value> reshapeTo(NodeContext &c, Value x,
+                           SmallVector<int64_t> shape, bool allowZero);
+
+/// `tcc.<name>` of the node's first two operands (numpy broadcasting).
+/// Before opset 7, `broadcast = 1` with `axis` aligned b's dims at `axis`
+/// of a: b is reshaped so that numpy's rule lines them up the same way.
+Converter binary(llvm::StringRef name) {
+  std::string n = ("tcc." + name).str();
+  return one([n](NodeContext &c) -> FailureOr<Value> {
+    Value a = c.operand(0), b = c.operand(1);
+    if (!a || !b)
+      return c.fail("needs two inputs");
+    if (c.opset < 7 && c.intAttr("broadcast", 0) && c.attr("axis")) {
+      auto at = cast<RankedTensorType>(a.getType());
+      auto bt = cast<RankedTensorType>(b.getType());
+      int64_t axis = c.intAttr("axis", 0);
+      if (axis < 0)
+        axis += at.getRank();
+      int64_t trailing = at.getRank() - axis - bt.getRank();
+      if (axis < 0 || trailing < 0)
+        return c.fail("legacy broadcast axis out of range");
+      SmallVector<int64_t> shape(bt.getShape());
+      shape.append(trailing, 1);
+      FailureOr<Value> r = reshapeTo(c, b, shape, true);
+      if (failed(r))
+        return failure();
+      b = *r;
+    }
+    return c.build1(n, {a, b});
+  });
+}
+
+Converter unary(llvm::StringRef name) {
+  std::string n = ("tcc." + name).str();
+  return one([n](NodeContext &c) { return c.build1(n, {c.operand(0)}); });
+}
+
+/// Variadic Max / Min / Sum: folded pairwise left to right.
+FailureOr<Value> foldVariadic(NodeContext &c, llvm::StringRef name) {
+  if (c.numOperands() == 0)
+    return c.fail("needs at least one input");
+  Value acc = c.operand(0);
+  for (unsigned i = 1; i < c.numOperands(); ++i) {
+    FailureOr<Value> next = c.build1(("tcc." + name).str(), {acc, c.operand(i)});
+    if (failed(next))
+      return failure();
+    acc = *next;
+  }
+  return acc;
+}
+
+Converter variadic(llvm::StringRef name) {
+  std::string n = name.str();
+  return one([n](NodeContext &c) { return foldVariadic(c, n); });
+}
+
+Converter compare(llvm::StringRef predicate) {
+  std::string p = predicate.str();
+  return one([p](NodeContext &c) {
+    return c.build1("tcc.cmp", {c.operand(0), c.operand(1)},
+                    {c.named("predicate", c.b.getStringAttr(p))});
+  });
+}
+
+/// Axis `a` in [-rank, rank) as [0, rank); failure if out of range.
+FailureOr<int64_t> normalizeAxis(NodeContext &c, int64_t a, int64_t rank) {
+  if (a < -rank || a >= rank)
+    return c.fail("axis " + std::to_string(a) + " is outside [-" +
+                  std::to_string(rank) + ", " + std::to_string(rank) + ")");
+  return a < 0 ? a + rank : a;
+}
+
+/// A reshape of `x` to `shape` (entries: sizes, 0 = copy x's dim when
+/// `allowZero` is false, -1 = infer, kDynamic = only known at run time).
+FailureOr<Value> reshapeTo(NodeContext &c, Value x,
+                           SmallVector<int64_t> shape, bool allowZero) {
+  RankedTensorType t = typeOf(x);
+  int64_t infer = -1;
+  for (auto [i, s] : llvm::enumerate(shape)) {
+    if (s == 0 && !allowZero) {
+      if (int64_t(i) >= t.getRank())
+        return c.fail("reshape copies dim " + std::to_string(i) +
+                      " of a rank-" + std::to_string(t.getRank()) + " input");
+      s = t.getDimSize(i);
+    } else if (s == -1) {
+      if (infer >= 0)
+        return c.fail("reshape has two -1 entries");
+      infer = i;
+    } else if (s < -1) {
+      if (!ShapedType::isDynamic(s))
+        return c.fail("reshape to a negative size");
+    }
+  }
+  // -1: inferred from the element count when the rest is static.
+  if (infer >= 0) {
+    int64_t known = 1;
+    bool all = t.hasStaticShape();
+    for (auto [i, s] : llvm::enumerate(shape))
+      if (int64_t(i) != infer) {
+        if (ShapedType::isDynamic(s))
+          all = false;
+        else
+          known *= s;
+      }
+    if (all && known > 0)
+      shape[infer] = t.getNumElements() / known;
+    else
+      shape[infer] = ShapedType::kDynamic;
+  }
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1)
+    return c.fail("reshape to a shape with more than one size known only "
+                  "at run time (not supported yet)");
+  auto result = RankedTensorType::get(shape, t.getElementType());
+  if (result == t)
+    return x;
+  return c.build1("tcc.reshape", {x}, {}, result);
+}
+
+/// The node's `axes` for ops that take them as an attribute (older opsets)
+/// or as input `index` (newer): nullopt when absent.
+FailureOr<std::optional<SmallVector<int64_t>>>
+axesOf(NodeContext &c, unsigned index) {
+  if (auto a = c.intsAttr("axes"))
+    return std::optional<SmallVector<int64_t>>(*a);
+  if (!c.operand(index))
+    return std::optional<SmallVector<int64_t>>();
+  auto k = c.constantInts(index);
+  if (!k)
+    return c.fail("axes must be known at import time");
+  return std::optional<SmallVector<int64_t>>(*k);
+}
+
+FailureOr<Value> squeeze(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  auto axes = axesOf(c, 1);
+  if (failed(axes))
+    return failure();
+  SmallVector<bool> drop(t.getRank(), false);
+  if (*axes) {
+    for (int64_t a : **axes) {
+      FailureOr<int64_t> n = normalizeAxis(c, a, t.getRank());
+      if (failed(n))
+        return failure();
+      if (t.getDimSize(*n) != 1 && !t.isDynamicDim(*n))
+        return c.fail("squeezes dim " + std::to_string(*n) + " of size " +
+                      std::to_string(t.getDimSize(*n)));
+      drop[*n] = true;
+    }
+  } else {
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      drop[d] = t.getDimSize(d) == 1;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (!drop[d])
+      shape.push_back(t.isDynamicDim(d) ? ShapedType::kDynamic
+                                        : t.getDimSize(d));
+  return reshapeTo(c, x, shape, /*allowZero=*/true);
+}
+
+FailureOr<Value> unsqueeze(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  auto axes = axesOf(c, 1);
+  if (failed(axes))
+    return failure();
+  if (!*axes)
+    return c.fail("has no axes");
+  int64_t rank = t.getRank() + (*axes)->size();
+  SmallVector<bool> added(rank, false);
+  for (int64_t a : **axes) {
+    FailureOr<int64_t> n = normalizeAxis(c, a, rank);
+    if (failed(n))
+      return failure();
+    added[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(added[d] ? 1 : t.getDimSize(next++));
+  return reshapeTo(c, x, shape, /*allowZero=*/true);
+}
+
+/// Known-integer versions of Squeeze/Unsqueeze/Cast/Identity: the values
+/// pass through unchanged (rank 0 <-> 1 for shapes).
+void passKnown(NodeContext &c) {
+  if (auto k = c.knownInts(0))
+    c.knownResults.push_back(*k);
+}
+
+/// A 1-D i64 constant standing for known integers (0-D when `scalar`).
+/// Where some are known only at run time the constant is a placeholder
+/// (marked): shape consumers read the known values, and a use as data is
+/// an error when the import ends.
+FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar) {
+  SmallVector<int64_t> values;
+  bool all = true;
+  for (const KnownInt &e : k) {
+    values.push_back(e.isConstant() ? e.value : -1);
+    all &= e.isConstant();
+  }
+  Value v = c.i64Vector(values);
+  if (!all)
+    v.getDefiningOp()->setAttr(kShapePlaceholder, c.b.getUnitAttr());
+  if (scalar)
+    return reshapeTo(c, v, {}, true);
+  return v;
+}
+
+FailureOr<Value> reduce(NodeContext &c, llvm::StringRef name,
+                        bool axesInput) {
+  Value x = c.operand(0);
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> axes;
+  auto given = axesInput ? axesOf(c, 1)
+                         : FailureOr<std::optional<SmallVector<int64_t>>>(
+                               c.intsAttr("axes"));
+  if (failed(given))
+    return failure();
+  bool keep = c.intAttr("keepdims", 1) != 0;
+  if (!*given || (*given)->empty()) {
+    if (c.intAttr("noop_with_empty_axes", 0))
+      return x;
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  } else {
+    for (int64_t a : **given) {
+      FailureOr<int64_t> n = normalizeAxis(c, a, rank);
+      if (failed(n))
+        return failure();
+      axes.push_back(*n);
+    }
+  }
+  return c.build1(("tcc." + name).str(), {x},
+                  {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+                   c.named("keep_dims", c.b.getBoolAttr(keep))});
+}
+
+/// Softmax / LogSoftmax: opset 13 normalizes along `axis` (default -1);
+/// earlier opsets flatten to 2-D at `axis` (default 1) first.
+FailureOr<Value> softmax(NodeContext &c, llvm::StringRef name) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  std::string op = ("tcc." + name).str();
+  if (c.opset >= 13) {
+    FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", -1),
+                                            std::max<int64_t>(t.getRank(), 1));
+    if (failed(axis))
+      return failure();
+    return c.build1(op, {x}, {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  }
+  FailureOr<int64_t> axis =
+      normalizeAxis(c, c.intAttr("axis", 1), std::max<int64_t>(t.getRank(), 1));
+  if (failed(axis))
+    return failure();
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d) {
+      if (t.isDynamicDim(d))
+        return ShapedType::kDynamic;
+      p *= t.getDimSize(d);
+    }
+    return p;
+  };
+  FailureOr<Value> flat = reshapeTo(
+      c, x, {product(0, *axis), product(*axis, t.getRank())}, true);
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> s =
+      c.build1(op, {*flat}, {c.named("axis", c.b.getI64IntegerAttr(1))});
+  if (failed(s))
+    return failure();
+  SmallVector<int64_t> back(t.getShape());
+  return reshapeTo(c, *s, back, true);
+}
+
+/// Spatial attributes of Conv and the pools: 2-D only; pads as [top,
+/// left, bottom, right]; auto_pad SAME_* computed from static sizes.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> windowOf(NodeContext &c, Value x,
+                           std::optional<SmallVector<int64_t>> kernel) {
+  RankedTensorType t = typeOf(x);
+  if (t.getRank() != 4)
+    return c.fail("only 2-D (NCHW) windows are supported, got rank " +
+                  std::to_string(t.getRank()));
+  Window w;
+  if (!kernel || kernel->size() != 2)
+    return c.fail("needs a 2-D kernel_shape");
+  w.kernel = *kernel;
+  w.strides = c.intsAttr("strides").value_or(SmallVector<int64_t>{1, 1});
+  w.dilations = c.intsAttr("dilations").value_or(SmallVector<int64_t>{1, 1});
+  w.pads = c.intsAttr("pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
+  if (w.strides.size() != 2 || w.dilations.size() != 2 || w.pads.size() != 4)
+    return c.fail("strides, dilations and pads must be 2-D");
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int64_t d = 0; d < 2; ++d) {
+      int64_t in = t.getDimSize(2 + d);
+      if (ShapedType::isDynamic(in))
+        return c.fail("auto_pad " + autoPad + " needs static spatial dims");
+      int64_t out = (in + w.strides[d] - 1) / w.strides[d];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * w.strides[d] +
+                 w.dilations[d] * (w.kernel[d] - 1) + 1 - in);
+      int64_t small = total / 2, large = total - small;
+      w.pads[d] = autoPad == "SAME_UPPER" ? small : large;
+      w.pads[d + 2] = autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (autoPad == "VALID") {
+    w.pads = {0, 0, 0, 0};
+  } else if (autoPad != "NOTSET") {
+    return c.fail("auto_pad '" + autoPad + "' is not supported");
+  }
+  return w;
+}
+
+/// 1-D window ops (N, C, L) run as the 2-D ones over (N, C, 1, L): x
+/// (and a weight, (O, C/g, K)) gain a unit dim, the attributes a leading
+/// entry (pads [0, begin, 0, end]); the result loses the unit dim.
+/// Inserts a unit dim at 2 (rank 3 -> 4).
+FailureOr<Value> addUnitDim(NodeContext &c, Value v) {
+  RankedTensorType t = typeOf(v);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.insert(shape.begin() + 2, 1);
+  return reshapeTo(c, v, shape, true);
+}
+
+FailureOr<Value> dropUnitDim(NodeContext &c, Value v) {
+  RankedTensorType t = typeOf(v);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.erase(shape.begin() + 2);
+  return reshapeTo(c, v, shape, true);
+}
+
+/// The node's 1-D spatial attributes as 2-D ones (a leading unit dim).
+void widenAttributes(NodeContext &c, std::optional<SmallVector<int64_t>> &kernel,
+                     SmallVector<NamedAttribute> &overrides) {
+  if (kernel && kernel->size() == 1)
+    kernel = SmallVector<int64_t>{1, (*kernel)[0]};
+  auto widen = [&](llvm::StringRef name, int64_t lead) {
+    if (auto v = c.intsAttr(name)) {
+      SmallVector<int64_t> w;
+      if (v->size() == 1)
+        w = {lead, (*v)[0]};
+      else if (v->size() == 2 && name == "pads")
+        w = {0, (*v)[0], 0, (*v)[1]};
+      else
+        w = *v;
+      overrides.push_back(c.named(name, c.b.getDenseI64ArrayAttr(w)));
+    }
+  };
+  widen("strides", 1);
+  widen("dilations", 1);
+  widen("pads", 0);
+}
+
+FailureOr<Value> conv(NodeContext &c) {
+  Value x = c.operand(0), weight = c.operand(1);
+  if (!weight)
+    return c.fail("has no weight");
+  if (typeOf(x).getRank() == 3 && typeOf(weight).getRank() == 3) {
+    // Conv1d: through conv2d over (N, C, 1, L).
+    Value x4 = TRY(addUnitDim(c, x));
+    Value w4 = TRY(addUnitDim(c, weight));
+    std::optional<SmallVector<int64_t>> kernel = c.intsAttr("kernel_shape");
+    if (!kernel)
+      kernel = SmallVector<int64_t>{typeOf(weight).getDimSize(2)};
+    SmallVector<NamedAttribute> wide;
+    widenAttributes(c, kernel, wide);
+    auto get = [&](llvm::StringRef name, SmallVector<int64_t> otherwise) {
+      for (NamedAttribute a : wide)
+        if (a.getName() == name)
+          return SmallVector<int64_t>(
+              cast<DenseI64ArrayAttr>(a.getValue()).asArrayRef());
+      return otherwise;
+    };
+    if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
+      return c.fail("auto_pad with a 1-D convolution is not supported");
+    SmallVector<Value> operands = {x4, w4};
+    if (c.operand(2))
+      operands.push_back(c.operand(2));
+    Value y = TRY(c.build1(
+        "tcc.conv2d", operands,
+        {c.named("strides", c.b.getDenseI64ArrayAttr(get("strides", {1, 1}))),
+         c.named("padding",
+                 c.b.getDenseI64ArrayAttr(get("pads", {0, 0, 0, 0}))),
+         c.named("dilations",
+                 c.b.getDenseI64ArrayAttr(get("dilations", {1, 1}))),
+         c.named("groups", c.b.getI64IntegerAttr(c.intAttr("group", 1)))}));
+    return dropUnitDim(c, y);
+  }
+  RankedTensorType wt = typeOf(weight);
+  std::optional<SmallVector<int64_t>> kernel = c.intsAttr("kernel_shape");
+  if (!kernel && wt.getRank() == 4)
+    kernel = SmallVector<int64_t>{wt.getDimSize(2), wt.getDimSize(3)};
+  FailureOr<Window> w = windowOf(c, x, kernel);
+  if (failed(w))
+    return failure();
+  SmallVector<Value> operands = {x, weight};
+  if (c.operand(2))
+    operands.push_back(c.operand(2));
+  return c.build1("tcc.conv2d", operands,
+                  {c.named("strides", c.b.getDenseI64ArrayAttr(w->strides)),
+                   c.named("padding", c.b.getDenseI64ArrayAttr(w->pads)),
+                   c.named("dilations",
+                           c.b.getDenseI64ArrayAttr(w->dilations)),
+                   c.named("groups",
+                           c.b.getI64IntegerAttr(c.intAttr("group", 1)))});
+}
+
+FailureOr<Value> pool(NodeContext &c, llvm::StringRef name) {
+  Value x = c.operand(0);
+  if (c.intAttr("ceil_mode", 0))
+    return c.fail("ceil_mode = 1 is not supported");
+  if (name == "avg_pool2d" && c.intAttr("count_include_pad", 0))
+    return c.fail("count_include_pad = 1 is not supported");
+  if (c.intsAttr("dilations") &&
+      llvm::any_of(*c.intsAttr("dilations"), [](int64_t d) { return d != 1; }))
+    return c.fail("dilated pooling is not supported");
+  if (c.intAttr("storage_order", 0))
+    return c.fail("storage_order = 1 is not supported");
+  if (typeOf(x).getRank() == 3) {
+    if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
+      return c.fail("auto_pad with 1-D pooling is not supported");
+    std::optional<SmallVector<int64_t>> kernel = c.intsAttr("kernel_shape");
+    SmallVector<NamedAttribute> wide;
+    widenAttributes(c, kernel, wide);
+    if (!kernel)
+      return c.fail("has no kernel_shape");
+    SmallVector<int64_t> strides = *kernel, pads = {0, 0, 0, 0};
+    strides[0] = 1;
+    for (NamedAttribute a : wide) {
+      auto v = cast<DenseI64ArrayAttr>(a.getValue()).asArrayRef();
+      if (a.getName() == "strides")
+        strides.assign(v.begin(), v.end());
+      else if (a.getName() == "pads")
+        pads.assign(v.begin(), v.end());
+    }
+    Value x4 = TRY(addUnitDim(c, x));
+    Value y = TRY(c.build1(("tcc." + name).str(), {x4},
+                           {c.named("kernel_size",
+                                    c.b.getDenseI64ArrayAttr(*kernel)),
+                            c.named("strides", c.b.getDenseI64ArrayAttr(strides)),
+                            c.named("padding", c.b.getDenseI64ArrayAttr(pads))}));
+    return dropUnitDim(c, y);
+  }
+  FailureOr<Window> w = windowOf(c, x, c.intsAttr("kernel_shape"));
+  if (failed(w))
+    return failure();
+  return c.build1(("tcc." + name).str(), {x},
+                  {c.named("kernel_size", c.b.getDenseI64ArrayAttr(w->kernel)),
+                   c.named("strides", c.b.getDenseI64ArrayAttr(w->strides)),
+                   c.named("padding", c.b.getDenseI64ArrayAttr(w->pads))});
+}
+
+FailureOr<Value> gemm(NodeContext &c) {
+  Value a = c.operand(0), b = c.operand(1), bias = c.operand(2);
+  float alpha = c.floatAttr("alpha", 1.0f), beta = c.floatAttr("beta", 1.0f);
+  bool transA = c.intAttr("transA", 0), transB = c.intAttr("transB", 0);
+  auto transpose = [&](Value v) {
+    return c.build1("tcc.transpose", {v},
+                    {c.named("permutation",
+                             c.b.getDenseI64ArrayAttr({1, 0}))});
+  };
+  if (transA) {
+    FailureOr<Value> t = transpose(a);
+    if (failed(t))
+      return failure();
+    a = *t;
+  }
+  Type element = elementOf(a);
+  // The common form: x W^T + b, which tcc.linear is.
+  if (transB && alpha == 1.0f && (!bias || (beta == 1.0f &&
+                                            typeOf(bias).getRank() == 1))) {
+    SmallVector<Value> operands = {a, b};
+    if (bias)
+      operands.push_back(bias);
+    return c.build1("tcc.linear", operands);
+  }
+  if (transB) {
+    FailureOr<Value> t = transpose(b);
+    if (failed(t))
+      return failure();
+    b = *t;
+  }
+  FailureOr<Value> product = c.build1("tcc.matmul", {a, b});
+  if (failed(product))
+    return failure();
+  Value y = *product;
+  if (alpha != 1.0f) {
+    FailureOr<Value> s = c.build1("tcc.mul", {y, c.scalar(element, alpha)});
+    if (failed(s))
+      return failure();
+    y = *s;
+  }
+  if (bias && beta != 0.0f) {
+    if (beta != 1.0f) {
+      FailureOr<Value> s =
+          c.build1("tcc.mul", {bias, c.scalar(element, beta)});
+      if (failed(s))
+        return failure();
+      bias = *s;
+    }
+    return c.build1("tcc.add", {y, bias});
+  }
+  return y;
+}
+
+/// MatMul with numpy's 1-D rules: a 1-D operand gains a unit dim that the
+/// result drops again.
+FailureOr<Value> matmul(NodeContext &c) {
+  Value a = c.operand(0), b = c.operand(1);
+  if (!a || !b)
+    return c.fail("needs two inputs");
+  bool vecA = typeOf(a).getRank() == 1, vecB = typeOf(b).getRank() == 1;
+  if (vecA) {
+    FailureOr<Value> r = reshapeTo(c, a, {1, typeOf(a).getDimSize(0)}, true);
+    if (failed(r))
+      return failure();
+    a = *r;
+  }
+  if (vecB) {
+    FailureOr<Value> r = reshapeTo(c, b, {typeOf(b).getDimSize(0), 1}, true);
+    if (failed(r))
+      return failure();
+    b = *r;
+  }
+  FailureOr<Value> y = c.build1("tcc.matmul", {a, b});
+  if (failed(y) || (!vecA && !vecB))
+    return y;
+  RankedTensorType t = typeOf(*y);
+  SmallVector<int64_t> shape(t.getShape());
+  if (vecB)
+    shape.pop_back();
+  if (vecA)
+    shape.erase(shape.end() - (vecB ? 1 : 2));
+  return reshapeTo(c, *y, shape, true);
+}
+
+/// Elementwise f(x) composed of tcc ops, for activations tcc has no op for.
+Converter composite(std::function<FailureOr<Value>(NodeContext &, Value)> f) {
+  return one([f](NodeContext &c) -> FailureOr<Value> {
+    if (!isa<FloatType>(elementOf(c.operand(0))))
+      return c.fail("expects a float input");
+    return f(c, c.operand(0));
+  });
+}
+
+/// Shorthands for composites: ops on x and scalar constants.
+struct Ops {
+  NodeContext &c;
+  Type element;
+  FailureOr<Value> bin(llvm::StringRef name, Value a, Value b) {
+    return c.build1(("tcc." + name).str(), {a, b});
+  }
+  FailureOr<Value> un(llvm::StringRef name, Value a) {
+    return c.build1(("tcc." + name).str(), {a});
+  }
+  Value k(double v) { return c.scalar(element, v); }
+};
+
+
+FailureOr<Value> clip(NodeContext &c) {
+  Value x = c.operand(0);
+  Ops o{c, elementOf(x)};
+  Value lo = c.operand(1), hi = c.operand(2);
+  if (c.opset < 11) {
+    if (c.attr("min"))
+      lo = o.k(c.floatAttr("min", 0));
+    if (c.attr("max"))
+      hi = o.k(c.floatAttr("max", 0));
+  }
+  if (lo)
+    x = TRY(o.bin("maximum", x, lo));
+  if (hi)
+    x = TRY(o.bin("minimum", x, hi));
+  return x;
+}
+
+/// Shape: the dims of the input, known at import (dynamic ones as "dim d
+/// of x"); the value itself is a constant only when all are static.
+LogicalResult shape(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  int64_t start = c.intAttr("start", 0), end = c.intAttr("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  KnownInts k;
+  for (int64_t d = start; d < end; ++d) {
+    if (t.isDynamicDim(d))
+      k.push_back({0, x, d});
+    else
+      k.push_back({t.getDimSize(d), Value(), -1});
+  }
+  FailureOr<Value> v = knownValue(c, k, /*scalar=*/false);
+  if (failed(v))
+    return failure();
+  c.results.push_back(*v);
+  c.knownResults.push_back(k);
+  return success();
+}
+
+/// Gather: tcc.gather, and on known integers (a shape) folded.
+LogicalResult gather(NodeContext &c) {
+  Value x = c.operand(0), idx = c.operand(1);
+  int64_t axis = c.intAttr("axis", 0);
+  auto known = c.knownInts(0);
+  auto indices = c.constantInts(1);
+  if (known && indices && typeOf(x).getRank() == 1) {
+    KnownInts out;
+    for (int64_t i : *indices) {
+      int64_t n = known->size();
+      if (i < -n || i >= n)
+        return c.fail("gathers index " + std::to_string(i) + " of " +
+                      std::to_string(n));
+      out.push_back((*known)[i < 0 ? i + n : i]);
+    }
+    FailureOr<Value> v =
+        knownValue(c, out, /*scalar=*/typeOf(idx).getRank() == 0);
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    c.knownResults.push_back(out);
+    return success();
+  }
+  FailureOr<Value> g = c.build1(
+      "tcc.gather", {x, idx}, {c.named("axis", c.b.getI64IntegerAttr(axis))});
+  if (failed(g))
+    return failure();
+  c.results.push_back(*g);
+  return success();
+}
+
+/// Concat: tcc.concat, and of known integers folded.
+LogicalResult concat(NodeContext &c) {
+  KnownInts all;
+  bool known = true;
+  for (unsigned i = 0; i < c.numOperands() && known; ++i) {
+    auto k = c.knownInts(i);
+    if (!k || typeOf(c.operand(i)).getRank() != 1)
+      known = false;
+    else
+      all.append(k->begin(), k->end());
+  }
+  if (known) {
+    FailureOr<Value> v = knownValue(c, all, /*scalar=*/false);
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    c.knownResults.push_back(all);
+    return success();
+  }
+  FailureOr<Value> v = c.build1(
+      "tcc.concat", c.operands,
+      {c.named("axis", c.b.getI64IntegerAttr(c.intAttr("axis", 0)))});
+  if (failed(v))
+    return failure();
+  c.results.push_back(*v);
+  return success();
+}
+
+FailureOr<Value> reshape(NodeContext &c) {
+  Value x = c.operand(0);
+  SmallVector<int64_t> shape;
+  if (c.opset < 5) {
+    auto a = c.intsAttr("shape");
+    if (!a)
+      return c.fail("has no shape");
+    shape = *a;
+  } else {
+    auto k = c.knownInts(1);
+    if (!k)
+      return c.fail("the target shape must be known at import time "
+                    "(constants and shape arithmetic)");
+    for (const KnownInt &e : *k) {
+      if (e.isConstant()) {
+        shape.push_back(e.value);
+        continue;
+      }
+      // "dim d of v": static when v's dim is, else known only at run time.
+      int64_t s = typeOf(e.of).getDimSize(e.dim);
+      shape.push_back(s);
+    }
+    // A -1 beside run-time dims copied from x itself ([batch, -1] of
+    // [batch, 4, 8]): those dims cancel, and -1 is x's other dims over the
+    // shape's other constants.
+    RankedTensorType t = typeOf(x);
+    auto infer = llvm::find(shape, -1);
+    if (infer != shape.end()) {
+      SmallVector<bool> copied(t.getRank(), false);
+      bool cancels = true;
+      int64_t constants = 1;
+      for (auto [i, e] : llvm::enumerate(*k)) {
+        if (shape[i] == -1)
+          continue;
+        if (!e.isConstant() && e.of == x && t.isDynamicDim(e.dim) &&
+            !copied[e.dim])
+          copied[e.dim] = true;
+        else if (shape[i] == 0 && !c.intAttr("allowzero", 0) &&
+                 int64_t(i) < t.getRank() && t.isDynamicDim(i) && !copied[i])
+          copied[i] = true; // 0 copies x's dim i
+        else if (ShapedType::isDynamic(shape[i]))
+          cancels = false;
+        else
+          constants *= shape[i] == 0 && !c.intAttr("allowzero", 0)
+                           ? t.getDimSize(i)
+                           : shape[i];
+      }
+      int64_t rest = 1;
+      for (int64_t d = 0; d < t.getRank() && cancels; ++d) {
+        if (copied[d])
+          continue;
+        if (t.isDynamicDim(d))
+          cancels = false;
+        else
+          rest *= t.getDimSize(d);
+      }
+      if (cancels && constants > 0 && !ShapedType::isDynamic(constants) &&
+          rest % constants == 0 && llvm::any_of(copied, [](bool b) { return b; }))
+        *infer = rest / constants;
+    }
+  }
+  return reshapeTo(c, x, shape, c.intAttr("allowzero", 0) != 0);
+}
+
+FailureOr<Value> flatten(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  FailureOr<int64_t> axis =
+      normalizeAxis(c, c.intAttr("axis", 1), t.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d) {
+      if (t.isDynamicDim(d))
+        return ShapedType::kDynamic;
+      p *= t.getDimSize(d);
+    }
+    return p;
+  };
+  return reshapeTo(c, x, {product(0, *axis), product(*axis, t.getRank())},
+                   true);
+}
+
+FailureOr<Value> slice(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (c.opset < 10) {
+    starts = c.intsAttr("starts").value_or(SmallVector<int64_t>{});
+    ends = c.intsAttr("ends").value_or(SmallVector<int64_t>{});
+    axes = c.intsAttr("axes").value_or(SmallVector<int64_t>{});
+  } else {
+    auto s = c.constantInts(1), e = c.constantInts(2);
+    if (!s || !e)
+      return c.fail("starts and ends must be known at import time");
+    starts = *s;
+    ends = *e;
+    if (c.operand(3)) {
+      auto a = c.constantInts(3);
+      if (!a)
+        return c.fail("axes must be known at import time");
+      axes = *a;
+    }
+    if (c.operand(4)) {
+      auto st = c.constantInts(4);
+      if (!st)
+        return c.fail("steps must be known at import time");
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    for (int64_t i = 0; i < int64_t(starts.size()); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return c.fail("starts, ends, axes and steps differ in length");
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> s(rank, 0), e(rank, INT64_MAX), st(rank, 1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> n = normalizeAxis(c, a, rank);
+    if (failed(n))
+      return failure();
+    if (steps[i] <= 0)
+      return c.fail("negative or zero steps are not supported");
+    s[*n] = starts[i];
+    e[*n] = ends[i];
+    st[*n] = steps[i];
+  }
+  return c.build1("tcc.slice", {x},
+                  {c.named("starts", c.b.getDenseI64ArrayAttr(s)),
+                   c.named("ends", c.b.getDenseI64ArrayAttr(e)),
+                   c.named("steps", c.b.getDenseI64ArrayAttr(st))});
+}
+
+FailureOr<Value> transpose(NodeContext &c) {
+  Value x = c.operand(0);
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> perm;
+  if (auto p = c.intsAttr("perm"))
+    perm = *p;
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  return c.build1("tcc.transpose", {x},
+                  {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))});
+}
+
+FailureOr<Value> expand(NodeContext &c) {
+  Value x = c.operand(0);
+  auto k = c.knownInts(1);
+  if (!k)
+    return c.fail("the target shape must be known at import time");
+  RankedTensorType t = typeOf(x);
+  // numpy broadcasting of x's shape with the given one.
+  int64_t rank = std::max<int64_t>(t.getRank(), k->size());
+  SmallVector<int64_t> shape(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t xi = i - (rank - t.getRank()), si = i - (rank - k->size());
+    int64_t xs = xi >= 0 ? t.getDimSize(xi) : 1;
+    int64_t ss = 1;
+    if (si >= 0) {
+      const KnownInt &e = (*k)[si];
+      ss = e.isConstant() ? e.value : typeOf(e.of).getDimSize(e.dim);
+    }
+    if (ss == 1)
+      shape[i] = xs;
+    else if (xs == 1 || ShapedType::isDynamic(xs) || xs == ss)
+      shape[i] = ss;
+    else
+      return c.fail("cannot expand a dim of " + std::to_string(xs) + " to " +
+                    std::to_string(ss));
+  }
+  auto result = RankedTensorType::get(shape, t.getElementType());
+  if (result == t)
+    return x;
+  return c.build1("tcc.broadcast_to", {x}, {}, result);
+}
+
+FailureOr<Value> castNode(NodeContext &c) {
+  Value x = c.operand(0);
+  int64_t to = c.intAttr("to", 0);
+  std::optional<::tcc::runtime::DType> d = dtypeOf(static_cast<int32_t>(to));
+  if (!d)
+    return c.fail("casts to " + onnxTypeName(static_cast<int32_t>(to)) +
+                  ", which tcc does not have");
+  Type element = elementTypeOf(c.b.getContext(), *d);
+  auto type = RankedTensorType::get(typeOf(x).getShape(), element);
+  if (type == typeOf(x))
+    return x;
+  return c.build1("tcc.cast", {x}, {}, type);
+}
+
+/// Constant: its `value` tensor (or value_float(s) / value_int(s)).
+LogicalResult constantNode(NodeContext &c) {
+  ::tcc::runtime::HostTensor h;
+  std::string error;
+  if (const onnx::AttributeProto *a = c.attr("value")) {
+    if (!tensorFromProto(a->t(), h, error))
+      return c.fail(error);
+  } else if (const onnx::AttributeProto *a = c.attr("value_float")) {
+    h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::F32, {});
+    h.setDouble(0, a->f());
+  } else if (const onnx::AttributeProto *a = c.attr("value_int")) {
+    h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::I64, {});
+    h.setDouble(0, double(a->i()));
+  } else if (const onnx::AttributeProto *a = c.attr("value_floats")) {
+    h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::F32,
+                                 {int64_t(a->floats_size())});
+    for (int i = 0; i < a->floats_size(); ++i)
+      h.setDouble(i, a->floats(i));
+  } else if (const onnx::AttributeProto *a = c.attr("value_ints")) {
+    h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::I64,
+                                 {int64_t(a->ints_size())});
+    for (int i = 0; i < a->ints_size(); ++i)
+      h.setDouble(i, double(a->ints(i)));
+  } else {
+    return c.fail("has no value tcc supports (sparse_value and strings "
+                  "are not)");
+  }
+  c.results.push_back(c.importer.constant(c.b, c.loc, h, c.node.output(0)));
+  return success();
+}
+
+FailureOr<Value> constantOfShape(NodeContext &c) {
+  auto shape = c.constantInts(0);
+  if (!shape)
+    return c.fail("the shape must be known at import time");
+  ::tcc::runtime::HostTensor value(::tcc::runtime::DType::F32, {1});
+  std::string error;
+  if (const onnx::AttributeProto *a = c.attr("value"))
+    if (!tensorFromProto(a->t(), value, error))
+      return c.fail(error);
+  ::tcc::runtime::HostTensor h(value.dtype,
+                             std::vector<int64_t>(shape->begin(), shape->end()));
+  for (int64_t i = 0; i < h.numElements(); ++i)
+    h.setDouble(i, value.getDouble(0));
+  return c.importer.constant(c.b, c.loc, h, c.node.output(0));
+}
+
+FailureOr<Value> range(NodeContext &c) {
+  auto start = c.knownInts(0), limit = c.knownInts(1), delta = c.knownInts(2);
+  Type element = elementOf(c.operand(0));
+  if (!start || !limit || !delta || !start->front().isConstant() ||
+      !limit->front().isConstant() || !delta->front().isConstant() ||
+      !isa<IntegerType>(element))
+    return c.fail("only integer ranges known at import time are supported");
+  int64_t s = start->front().value, l = limit->front().value,
+          d = delta->front().value;
+  if (d == 0)
+    return c.fail("delta is 0");
+  int64_t n = std::max<int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
+  ::tcc::runtime::HostTensor h(element.isInteger(32) ? ::tcc::runtime::DType::I32
+                                                   : ::tcc::runtime::DType::I64,
+                             {n});
+  for (int64_t i = 0; i < n; ++i)
+    h.setDouble(i, double(s + i * d));
+  return c.importer.constant(c.b, c.loc, h, c.node.output(0));
+}
+
+FailureOr<Value> layerNormValue(NodeContext &c) {
+  Value x = c.operand(0), scale = c.operand(1), bias = c.operand(2);
+  RankedTensorType t = typeOf(x);
+  FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", -1), t.getRank());
+  if (failed(axis))
+    return failure();
+  if (!bias) {
+    auto type = RankedTensorType::get(typeOf(scale).getShape(), elementOf(x));
+    bias = ConstantOp::create(
+        c.b, c.loc, DenseElementsAttr::get(type, c.b.getZeroAttr(elementOf(x))));
+  }
+  auto norm = [&](Value v, Value w, Value b) {
+    return c.build1("tcc.layer_norm", {v, w, b},
+                    {c.named("axis", c.b.getI64IntegerAttr(-1)),
+                     c.named("epsilon", c.b.getF32FloatAttr(
+                                            c.floatAttr("epsilon", 1e-5f)))});
+  };
+  if (*axis == t.getRank() - 1)
+    return norm(x, scale, bias);
+  // Normalizing over dims axis.. : those dims flattened into one (static
+  // sizes), the scale and bias likewise.
+  int64_t inner = 1;
+  for (int64_t d = *axis; d < t.getRank(); ++d) {
+    if (t.isDynamicDim(d))
+      return c.fail("normalizes over a dim known only at run time");
+    inner *= t.getDimSize(d);
+  }
+  SmallVector<int64_t> flat(t.getShape().take_front(*axis));
+  flat.push_back(inner);
+  Value fx = TRY(reshapeTo(c, x, flat, true));
+  Value fw = TRY(reshapeTo(c, scale, {inner}, true));
+  Value fb = TRY(reshapeTo(c, bias, {inner}, true));
+  Value y = TRY(norm(fx, fw, fb));
+  return reshapeTo(c, y, SmallVector<int64_t>(t.getShape()), true);
+}
+
+/// LayerNormalization: the normalized value, and (when asked for) the
+/// mean and 1 / sqrt(variance + epsilon) over the normalized dims, kept as
+/// unit dims.
+LogicalResult layerNorm(NodeContext &c) {
+  FailureOr<Value> y = layerNormValue(c);
+  if (failed(y))
+    return failure();
+  c.results.push_back(*y);
+  bool stats = false;
+  for (int i = 1; i < c.node.output_size(); ++i)
+    stats |= !c.node.output(i).empty();
+  if (!stats)
+    return success();
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t axis = c.intAttr("axis", -1);
+  if (axis < 0)
+    axis += t.getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < t.getRank(); ++d)
+    axes.push_back(d);
+  SmallVector<NamedAttribute> attrs = {
+      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Ops o{c, elementOf(x)};
+  Value mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
+  Value centered = TRY(o.bin("sub", x, mean));
+  Value var = TRY(c.build1("tcc.reduce_mean",
+                           {TRY(o.bin("mul", centered, centered))}, attrs));
+  Value inv = TRY(o.un("rsqrt", TRY(o.bin("add", var,
+                                          o.k(c.floatAttr("epsilon", 1e-5f))))));
+  c.results.push_back(mean);
+  c.results.push_back(inv);
+  return success();
+}
+
+FailureOr<Value> batchNorm(NodeContext &c) {
+  for (int i = 1; i < c.node.output_size(); ++i)
+    if (!c.node.output(i).empty())
+      return c.fail("training outputs (running mean and var) are not "
+                    "supported");
+  if (c.intAttr("training_mode", 0))
+    return c.fail("training_mode = 1 is not supported");
+  return c.build1(
+      "tcc.batch_norm",
+      {c.operand(0), c.operand(1), c.operand(2), c.operand(3), c.operand(4)},
+      {c.named("epsilon",
+               c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
+}
+
+FailureOr<Value> globalPool(NodeContext &c, llvm::StringRef name) {
+  Value x = c.operand(0);
+  int64_t rank = typeOf(x).getRank();
+  if (rank < 3)
+    return c.fail("expects an N x C x spatial input");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  return c.build1(("tcc." + name).str(), {x},
+                  {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+                   c.named("keep_dims", c.b.getBoolAttr(true))});
+}
+
+/// Identity-like ops (Identity, Dropout in inference) pass their input.
+LogicalResult identity(NodeContext &c) {
+  c.results.push_back(c.operand(0));
+  passKnown(c);
+  // Dropout's optional mask output.
+  if (c.node.op_type() == "Dropout" && c.node.output_size() > 1 &&
+      !c.node.output(1).empty())
+    return c.fail("its mask output is not supported");
+  return success();
+}
+
+} // namespace
+
+const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
+  static const llvm::StringMap<Converter> table = [] {
+    llvm::StringMap<Converter> t;
+    t["Add"] = binary("add");
+    t["Sub"] = binary("sub");
+    t["Mul"] = binary("mul");
+    t["Div"] = binary("div");
+    t["Pow"] = binary("pow");
+    t["Max"] = variadic("maximum");
+    t["Min"] = variadic("minimum");
+    t["Sum"] = variadic("add");
+    t["Mean"] = one([](NodeContext &c) -> FailureOr<Value> {
+      FailureOr<Value> sum = foldVariadic(c, "add");
+      if (failed(sum))
+        return failure();
+      return c.build1("tcc.div",
+                      {*sum, c.scalar(elementOf(*sum), c.numOperands())});
+    });
+    t["Equal"] = compare("eq");
+    t["Less"] = compare("lt");
+    t["LessOrEqual"] = compare("le");
+    t["Greater"] = compare("gt");
+    t["GreaterOrEqual"] = compare("ge");
+    t["Where"] = one([](NodeContext &c) {
+      return c.build1("tcc.select", {c.operand(0), c.operand(1), c.operand(2)});
+    });
+    t["Neg"] = unary("neg");
+    t["Exp"] = unary("exp");
+    t["Log"] = unary("log");
+    t["Sqrt"] = unary("sqrt");
+    t["Abs"] = unary("abs");
+    t["Tanh"] = unary("tanh");
+    t["Sigmoid"] = unary("sigmoid");
+    t["Relu"] = unary("relu");
+    t["Erf"] = unary("erf");
+    t["Reciprocal"] = composite([](NodeContext &c, Value x) {
+      Ops o{c, elementOf(x)};
+      return o.bin("div", o.k(1.0), x);
+    });
+    t["LeakyRelu"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("lt"))}));
+      Value scaled = TRY(o.bin("mul", x, o.k(c.floatAttr("alpha", 0.01f))));
+      return c.build1("tcc.select", {neg, scaled, x});
+    });
+    t["Elu"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("lt"))}));
+      Value em1 = TRY(o.bin("sub", TRY(o.un("exp", x)), o.k(1.0)));
+      Value scaled = TRY(o.bin("mul", em1, o.k(c.floatAttr("alpha", 1.0f))));
+      return c.build1("tcc.select", {neg, scaled, x});
+    });
+    t["Selu"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      float alpha = c.floatAttr("alpha", 1.67326319217681884765625f);
+      float gamma = c.floatAttr("gamma", 1.05070102214813232421875f);
+      Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("le"))}));
+      Value em1 = TRY(o.bin("sub", TRY(o.un("exp", x)), o.k(1.0)));
+      Value low = TRY(o.bin("mul", em1, o.k(alpha)));
+      Value sel = TRY(c.build1("tcc.select", {neg, low, x}));
+      return o.bin("mul", sel, o.k(gamma));
+    });
+    t["HardSigmoid"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value y = TRY(o.bin("mul", x, o.k(c.floatAttr("alpha", 0.2f))));
+      y = TRY(o.bin("add", y, o.k(c.floatAttr("beta", 0.5f))));
+      y = TRY(o.bin("maximum", y, o.k(0.0)));
+      return o.bin("minimum", y, o.k(1.0));
+    });
+    t["HardSwish"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value y = TRY(o.bin("mul", x, o.k(1.0 / 6.0)));
+      y = TRY(o.bin("add", y, o.k(0.5)));
+      y = TRY(o.bin("maximum", y, o.k(0.0)));
+      y = TRY(o.bin("minimum", y, o.k(1.0)));
+      return o.bin("mul", x, y);
+    });
+    t["Softplus"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      return o.un("log", TRY(o.bin("add", TRY(o.un("exp", x)), o.k(1.0))));
+    });
+    t["Softsign"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      return o.bin("div", x, TRY(o.bin("add", TRY(o.un("abs", x)), o.k(1.0))));
+    });
+    t["Mish"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value sp = TRY(o.un("log", TRY(o.bin("add", TRY(o.un("exp", x)), o.k(1.0)))));
+      return o.bin("mul", x, TRY(o.un("tanh", sp)));
+    });
+    t["Sign"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value pos = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("gt"))}));
+      Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("lt"))}));
+      Value low = TRY(c.build1("tcc.select", {neg, o.k(-1.0), o.k(0.0)}));
+      return c.build1("tcc.select", {pos, o.k(1.0), low});
+    });
+    t["PRelu"] = one([](NodeContext &c) -> FailureOr<Value> {
+      Value x = c.operand(0), slope = c.operand(1);
+      Ops o{c, elementOf(x)};
+      Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
+                               {c.named("predicate", c.b.getStringAttr("lt"))}));
+      Value scaled = TRY(o.bin("mul", x, slope));
+      return c.build1("tcc.select", {neg, scaled, x});
+    });
+    t["Shrink"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      double lambd = c.floatAttr("lambd", 0.5f), bias = c.floatAttr("bias", 0);
+      Value low = TRY(c.build1("tcc.cmp", {x, o.k(-lambd)},
+                               {c.named("predicate", c.b.getStringAttr("lt"))}));
+      Value high = TRY(c.build1("tcc.cmp", {x, o.k(lambd)},
+                                {c.named("predicate", c.b.getStringAttr("gt"))}));
+      Value up = TRY(o.bin("add", x, o.k(bias)));
+      Value down = TRY(o.bin("sub", x, o.k(bias)));
+      Value inner = TRY(c.build1("tcc.select", {high, down, o.k(0.0)}));
+      return c.build1("tcc.select", {low, up, inner});
+    });
+    t["Clip"] = one(clip);
+    t["MatMul"] = one(matmul);
+    t["Gemm"] = one(gemm);
+    t["Conv"] = one(conv);
+    t["MaxPool"] = one([](NodeContext &c) { return pool(c, "max_pool2d"); });
+    t["AveragePool"] =
+        one([](NodeContext &c) { return pool(c, "avg_pool2d"); });
+    t["GlobalAveragePool"] =
+        one([](NodeContext &c) { return globalPool(c, "reduce_mean"); });
+    t["GlobalMaxPool"] =
+        one([](NodeContext &c) { return globalPool(c, "reduce_max"); });
+    t["BatchNormalization"] = one(batchNorm);
+    t["LayerNormalization"] = layerNorm;
+    t["Softmax"] = one([](NodeContext &c) { return softmax(c, "softmax"); });
+    t["LogSoftmax"] =
+        one([](NodeContext &c) { return softmax(c, "log_softmax"); });
+    t["ReduceSum"] = one([](NodeContext &c) {
+      return reduce(c, "reduce_sum", c.opset >= 13);
+    });
+    t["ReduceMean"] = one([](NodeContext &c) {
+      return reduce(c, "reduce_mean", false);
+    });
+    t["ReduceMax"] = one([](NodeContext &c) {
+      return reduce(c, "reduce_max", false);
+    });
+    t["ReduceMin"] = one([](NodeContext &c) {
+      return reduce(c, "reduce_min", false);
+    });
+    t["Transpose"] = one(transpose);
+    t["Reshape"] = one(reshape);
+    t["Flatten"] = one(flatten);
+    t["Squeeze"] = [](NodeContext &c) -> LogicalResult {
+      FailureOr<Value> v = squeeze(c);
+      if (failed(v))
+        return failure();
+      c.results.push_back(*v);
+      passKnown(c);
+      return success();
+    };
+    t["Unsqueeze"] = [](NodeContext &c) -> LogicalResult {
+      FailureOr<Value> v = unsqueeze(c);
+      if (failed(v))
+        return failure();
+      c.results.push_back(*v);
+      passKnown(c);
+      return success();
+    };
+    t["Concat"] = concat;
+    t["Slice"] = one(slice);
+    t["Gather"] = gather;
+    t["Expand"] = one(expand);
+    t["Cast"] = [](NodeContext &c) -> LogicalResult {
+      FailureOr<Value> v = castNode(c);
+      if (failed(v))
+        return failure();
+      c.results.push_back(*v);
+      if (isa<IntegerType>(elementOf(*v)))
+        passKnown(c);
+      return success();
+    };
+    t["Identity"] = identity;
+    t["Dropout"] = identity;
+    t["Constant"] = constantNode;
+    t["Shape"] = shape;
+    t["ConstantOfShape"] = one(constantOfShape);
+    t["Range"] = one(range);
+    return t;
+  }();
+  return table;
+}

@@ -1,0 +1,49 @@
+// REQUIRES: onnx
+// tcc-import-onnx's errors: each a diagnostic and exit code 1, never a
+// crash.
+
+// Every unsupported node is listed at once, with its name, domain and
+// opset.
+// RUN: not tcc-import-onnx %S/Inputs/unsupported.textproto 2>&1 | FileCheck %s --check-prefix=NODES
+// NODES: error: 3 ONNX nodes tcc does not support:
+// NODES-NEXT:   Sin (node 'sin0', domain '', opset 13)
+// NODES-NEXT:   Cos (node 'cos0', domain '', opset 13)
+// NODES-NEXT:   MyOp (node 'custom0', domain 'com.example', opset 13)
+
+// RUN: not tcc-import-onnx %S/Inputs/uint8_input.textproto 2>&1 | FileCheck %s --check-prefix=UINT8
+// UINT8: error: ONNX graph value 'x' has element type UINT8, which tcc does not have
+
+// RUN: not tcc-import-onnx %S/Inputs/old_opset.textproto 2>&1 | FileCheck %s --check-prefix=OPSET
+// OPSET: error: ONNX opset 18 is outside the supported range 1 to 17
+
+// RUN: not tcc-import-onnx %S/Inputs/undefined_input.textproto 2>&1 | FileCheck %s --check-prefix=UNDEFINED
+// UNDEFINED: error: ONNX node 'add0' (Add, opset 13): input 'w' is not defined before it
+
+// An op tcc's verifier rejects (24 elements reshaped to 5 x 5).
+// RUN: not tcc-import-onnx %S/Inputs/bad_reshape.textproto 2>&1 | FileCheck %s --check-prefix=RESHAPE
+// RESHAPE: error: 'tcc.reshape' op expects the same number of elements, got 24 (4x6) and 25 (5x5)
+// RESHAPE: error: ONNX node 'reshape0' (Reshape, opset 13): the tcc.reshape it converts to is invalid
+
+// A shape with run-time dims used as data, not as a shape.
+// RUN: not tcc-import-onnx %S/Inputs/shape_as_data.textproto 2>&1 | FileCheck %s --check-prefix=SHAPE_DATA
+// SHAPE_DATA: error: the shape of a tensor with dims known only at run time is used as data
+
+// Malformed files: truncated models, bytes that are no protobuf, a text
+// model that does not parse, a missing file, a bad tensor file.
+// RUN: head -c 40 %onnx_data/pytorch-converted/test_Conv2d/model.onnx > %t.truncated.onnx
+// RUN: not tcc-import-onnx %t.truncated.onnx 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: head -c 300 %onnx_data/pytorch-converted/test_Conv2d/model.onnx > %t.truncated2.onnx
+// RUN: not tcc-import-onnx %t.truncated2.onnx 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not tcc-import-onnx %s 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: error: not a valid ONNX model (the protobuf does not parse)
+// RUN: not tcc-import-onnx --text %s 2>&1 | FileCheck %s --check-prefix=TEXT
+// TEXT: not an ONNX model in protobuf text format
+// RUN: not tcc-import-onnx %t.does-not-exist.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: tcc-import-onnx: {{.*}}does-not-exist.onnx
+// RUN: not tcc-import-onnx --tensor %t.truncated2.onnx -o %t.npy 2>&1 | FileCheck %s --check-prefix=TENSOR
+// TENSOR: tcc-import-onnx: {{.*}}truncated2.onnx: {{.+}}
+
+// Damaged copies of a model with weights (truncated everywhere, bytes
+// overwritten): each is imported or rejected with an error, none crashes.
+// RUN: python3 %S/Inputs/corrupt_models.py tcc-import-onnx %onnx_data/pytorch-converted/test_Conv2d/model.onnx | FileCheck %s --check-prefix=DAMAGED
+// DAMAGED: damaged models: {{[0-9]+}}, rejected with an error: {{[1-9][0-9]*}}, crashes: 0

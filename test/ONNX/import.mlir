@@ -1,0 +1,56 @@
+// REQUIRES: onnx
+// tcc-import-onnx on the ONNX project's own backend-test models
+// (libonnx-testdata): one tcc op per ONNX op where tcc has one, the
+// attributes carried over; activations tcc lacks composed of its ops.
+
+// RUN: tcc-import-onnx %onnx_data/node/test_conv_with_strides_padding/model.onnx | FileCheck %s --check-prefix=CONV
+// CONV-LABEL: func.func @main(%arg0: tensor<1x1x7x5xf32> {tcc.name = "x"}, %arg1: tensor<1x1x3x3xf32> {tcc.name = "W"}) -> tensor<1x1x4x3xf32>
+//       CONV:   %[[Y:.+]] = tcc.conv2d %arg0, %arg1 {dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+//       CONV:   return %[[Y]]
+
+// Gemm with transB and a 2-D bias: transpose, matmul, add.
+// RUN: tcc-import-onnx %onnx_data/node/test_gemm_transposeB/model.onnx | FileCheck %s --check-prefix=GEMM
+//       GEMM:   %[[T:.+]] = tcc.transpose %arg1 {permutation = array<i64: 1, 0>}
+//       GEMM:   %[[P:.+]] = tcc.matmul %arg0, %[[T]]
+//       GEMM:   tcc.add %[[P]], %arg2
+
+// Opset 13 softmax along axis 0; opset < 13 flattens at the axis first.
+// RUN: tcc-import-onnx %onnx_data/node/test_softmax_axis_0/model.onnx | FileCheck %s --check-prefix=SOFTMAX
+//    SOFTMAX:   tcc.softmax %arg0 {axis = 0 : i64} : (tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
+// RUN: tcc-import-onnx %onnx_data/pytorch-converted/test_Softmax/model.onnx | FileCheck %s --check-prefix=OLD_SOFTMAX
+// OLD_SOFTMAX:   tcc.softmax %{{.+}} {axis = 1 : i64}
+
+// LeakyRelu has no tcc op: a compare and a select.
+// RUN: tcc-import-onnx %onnx_data/node/test_leakyrelu/model.onnx | FileCheck %s --check-prefix=LEAKY
+//      LEAKY:   %[[Z:.+]] = tcc.constant dense<0.000000e+00> : tensor<f32>
+//      LEAKY:   %[[NEG:.+]] = tcc.cmp %arg0, %[[Z]] {predicate = "lt"}
+//      LEAKY:   %[[A:.+]] = tcc.constant dense<1.000000e-01> : tensor<f32>
+//      LEAKY:   %[[S:.+]] = tcc.mul %arg0, %[[A]]
+//      LEAKY:   tcc.select %[[NEG]], %[[S]], %arg0
+
+// A 1-D convolution runs as a 2-D one over a unit dim; its weight (an
+// initializer of 60 floats) is a dense resource, the 5 biases inline.
+// RUN: tcc-import-onnx %onnx_data/pytorch-converted/test_Conv1d/model.onnx | FileCheck %s --check-prefix=CONV1D
+//     CONV1D:   %[[W:.+]] = tcc.constant dense_resource<{{.+}}> : tensor<5x4x3xf32>
+//     CONV1D:   %[[B:.+]] = tcc.constant dense<[{{.+}}]> : tensor<5xf32>
+//     CONV1D:   %[[X4:.+]] = tcc.reshape %arg0 : (tensor<2x4x10xf32>) -> tensor<2x4x1x10xf32>
+//     CONV1D:   %[[W4:.+]] = tcc.reshape %[[W]] : (tensor<5x4x3xf32>) -> tensor<5x4x1x3xf32>
+//     CONV1D:   %[[Y:.+]] = tcc.conv2d %[[X4]], %[[W4]], %[[B]]
+//     CONV1D:   tcc.reshape %[[Y]] : (tensor<2x5x1x8xf32>) -> tensor<2x5x8xf32>
+//     CONV1D: dialect_resources
+// --weights-as-arguments: the initializers are trailing arguments.
+// RUN: tcc-import-onnx %onnx_data/pytorch-converted/test_Conv1d/model.onnx --weights-as-arguments --function=conv | FileCheck %s --check-prefix=ARGS
+//       ARGS: func.func @conv(%arg0: tensor<2x4x10xf32> {tcc.name = "0"}, %arg1: tensor<5x4x3xf32> {tcc.name = "1"}, %arg2: tensor<5xf32> {tcc.name = "2"})
+//   ARGS-NOT: dense_resource
+
+// A dim_param becomes a named symbol; Shape -> Gather -> Unsqueeze ->
+// Concat feeding a Reshape folds at import into a [batch, 32] reshape.
+// RUN: tcc-import-onnx %S/Inputs/dynamic_reshape.textproto | FileCheck %s --check-prefix=DYN
+//        DYN: func.func @main(%arg0: tensor<?x4x8xf32> {tcc.name = "x", tcc.shape = #tcc.shape<[batch, 4, 8]>}) -> tensor<?x32xf32>
+//   DYN-NEXT:   %[[R:.+]] = tcc.reshape %arg0 : (tensor<?x4x8xf32>) -> tensor<?x32xf32>
+//   DYN-NEXT:   %[[Y:.+]] = tcc.relu %[[R]]
+//   DYN-NEXT:   return %[[Y]]
+// ... and runs, at any batch, against the reference evaluator.
+// RUN: tcc-import-onnx %S/Inputs/dynamic_reshape.textproto -o %t.mlir
+// RUN: tcc-run %t.mlir --function=main --input=3x4x8xf32=random --check-reference | FileCheck %s --check-prefix=EXECUTED
+// EXECUTED: [SUCCESS] result[0] matches the reference (3x32xf32)
