@@ -123,6 +123,7 @@ def npy_is_integer(path):
 
 
 def first_error(text):
+    text = re.sub(r"/tmp/tmp\w+/", "", text)  # the run's temporary files
     lines = [l for l in text.splitlines() if l.strip()]
     for i, l in enumerate(lines):
         if "does not support:" in l:  # the unsupported nodes follow

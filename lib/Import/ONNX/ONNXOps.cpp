@@ -1222,6 +1222,303 @@ FailureOr<Value> globalPool(NodeContext &c, llvm::StringRef name) {
                    c.named("keep_dims", c.b.getBoolAttr(true))});
 }
 
+
+/// Logical ops on booleans, from compares and selects.
+FailureOr<Value> logical(NodeContext &c, llvm::StringRef kind) {
+  Value a = c.operand(0), b = c.operand(1);
+  if (!elementOf(a).isInteger(1) || (b && !elementOf(b).isInteger(1)))
+    return c.fail("expects boolean inputs");
+  Ops o{c, elementOf(a)};
+  auto boolean = [&](bool v) {
+    auto type = RankedTensorType::get({}, c.b.getI1Type());
+    return ConstantOp::create(c.b, c.loc,
+                              DenseElementsAttr::get(type, c.b.getBoolAttr(v)));
+  };
+  if (kind == "not")
+    return c.build1("tcc.cmp", {a, boolean(false)},
+                    {c.named("predicate", c.b.getStringAttr("eq"))});
+  if (kind == "xor")
+    return c.build1("tcc.cmp", {a, b},
+                    {c.named("predicate", c.b.getStringAttr("ne"))});
+  if (kind == "and")
+    return c.build1("tcc.select", {a, b, boolean(false)});
+  return c.build1("tcc.select", {a, boolean(true), b}); // or
+}
+
+/// Reductions tcc has no op for, from reduce_sum: x -> f(x) summed, then g.
+FailureOr<Value> composedReduce(NodeContext &c, llvm::StringRef inner,
+                                llvm::StringRef outer) {
+  Value x = c.operand(0);
+  Ops o{c, elementOf(x)};
+  Value mapped = x;
+  if (inner == "square")
+    mapped = TRY(o.bin("mul", x, x));
+  else if (!inner.empty())
+    mapped = TRY(o.un(inner, x));
+  // reduce() reads operand 0 (and the axes input): swap the mapped value in.
+  Value original = c.operands[0];
+  c.operands[0] = mapped;
+  FailureOr<Value> sum = reduce(c, "reduce_sum", c.opset >= 18);
+  c.operands[0] = original;
+  if (failed(sum) || outer.empty())
+    return sum;
+  return o.un(outer, *sum);
+}
+
+/// Split into equal parts, or the sizes of input 1 / attribute `split`.
+LogicalResult split(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", 0), t.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t parts = c.node.output_size();
+  SmallVector<int64_t> sizes;
+  if (auto a = c.intsAttr("split"))
+    sizes = *a;
+  else if (c.operand(1)) {
+    auto k = c.constantInts(1);
+    if (!k)
+      return c.fail("split sizes must be known at import time");
+    sizes = *k;
+  } else {
+    int64_t n = t.getDimSize(*axis);
+    if (ShapedType::isDynamic(n))
+      return c.fail("an even split of a dim known only at run time");
+    int64_t each = (n + parts - 1) / parts;
+    for (int64_t i = 0, at = 0; i < parts; ++i, at += each)
+      sizes.push_back(std::max<int64_t>(0, std::min(each, n - at)));
+  }
+  if (int64_t(sizes.size()) != parts)
+    return c.fail("has " + std::to_string(sizes.size()) + " split sizes for " +
+                  std::to_string(parts) + " outputs");
+  int64_t start = 0;
+  for (int64_t size : sizes) {
+    SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getRank(), INT64_MAX);
+    starts[*axis] = start;
+    ends[*axis] = start + size;
+    start += size;
+    c.results.push_back(TRY(c.build1(
+        "tcc.slice", {x},
+        {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+         c.named("ends", c.b.getDenseI64ArrayAttr(ends))})));
+  }
+  return success();
+}
+
+/// Tile: x concatenated with itself `repeats[d]` times along each dim d.
+FailureOr<Value> tile(NodeContext &c) {
+  Value x = c.operand(0);
+  auto repeats = c.constantInts(1);
+  if (!repeats || int64_t(repeats->size()) != typeOf(x).getRank())
+    return c.fail("repeats must be known at import time, one per dim");
+  for (auto [d, r] : llvm::enumerate(*repeats)) {
+    if (r < 1)
+      return c.fail("repeats below 1 are not supported");
+    if (r == 1)
+      continue;
+    SmallVector<Value> copies(r, x);
+    x = TRY(c.build1("tcc.concat", copies,
+                     {c.named("axis", c.b.getI64IntegerAttr(d))}));
+  }
+  return x;
+}
+
+/// Pad in constant mode with static sizes: constant blocks concatenated
+/// on each side (negative pads slice instead).
+FailureOr<Value> pad(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  std::string mode = c.stringAttr("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return c.fail("mode '" + mode + "' is not supported");
+  SmallVector<int64_t> pads;
+  double value = 0;
+  if (c.opset < 11) {
+    pads = c.intsAttr("pads").value_or(SmallVector<int64_t>{});
+    value = c.floatAttr("value", 0);
+  } else {
+    auto p = c.constantInts(1);
+    if (!p)
+      return c.fail("pads must be known at import time");
+    pads = *p;
+    if (Value v = c.operand(2)) {
+      auto k = v.getDefiningOp<ConstantOp>();
+      auto dense = k ? dyn_cast<DenseElementsAttr>(k.getValue()) : nullptr;
+      if (!dense || dense.getNumElements() != 1)
+        return c.fail("the pad value must be a constant");
+      value = isa<FloatType>(dense.getElementType())
+                  ? (*dense.getValues<APFloat>().begin()).convertToDouble()
+                  : double((*dense.getValues<APInt>().begin()).getSExtValue());
+    }
+  }
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> axes;
+  if (c.operand(3)) {
+    auto a = c.constantInts(3);
+    if (!a)
+      return c.fail("axes must be known at import time");
+    for (int64_t ax : *a)
+      axes.push_back(TRY(normalizeAxis(c, ax, rank)));
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    return c.fail("expects two pads per padded axis");
+  for (auto [i, d] : llvm::enumerate(axes)) {
+    int64_t before = pads[i], after = pads[i + axes.size()];
+    if (mode != "constant") {
+      // edge / reflect: a gather along d with import-time source indices.
+      int64_t n = typeOf(x).getDimSize(d);
+      if (ShapedType::isDynamic(n))
+        return c.fail("edge or reflect padding of a dim known only at run "
+                      "time");
+      if (before < 0 || after < 0 || (mode == "reflect" &&
+                                      (before >= n || after >= n)))
+        return c.fail("pads outside what " + mode + " padding takes");
+      if (before == 0 && after == 0)
+        continue;
+      SmallVector<int64_t> source;
+      for (int64_t j = -before; j < n + after; ++j) {
+        int64_t k = j;
+        if (mode == "edge")
+          k = std::clamp<int64_t>(j, 0, n - 1);
+        else if (j < 0)
+          k = -j;
+        else if (j >= n)
+          k = 2 * (n - 1) - j;
+        source.push_back(k);
+      }
+      x = TRY(c.build1("tcc.gather", {x, c.i64Vector(source)},
+                       {c.named("axis", c.b.getI64IntegerAttr(d))}));
+      continue;
+    }
+    for (int side = 0; side < 2; ++side) {
+      int64_t n = side == 0 ? before : after;
+      if (n == 0)
+        continue;
+      RankedTensorType cur = typeOf(x);
+      if (n < 0) {
+        SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX);
+        if (side == 0)
+          starts[d] = -n;
+        else
+          ends[d] = n; // counts from the end
+        x = TRY(c.build1("tcc.slice", {x},
+                         {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                          c.named("ends", c.b.getDenseI64ArrayAttr(ends))}));
+        continue;
+      }
+      if (!cur.hasStaticShape())
+        return c.fail("padding a tensor with dims known only at run time");
+      SmallVector<int64_t> shape(cur.getShape());
+      shape[d] = n;
+      auto type = RankedTensorType::get(shape, cur.getElementType());
+      Attribute v = isa<FloatType>(cur.getElementType())
+                        ? Attribute(c.b.getFloatAttr(cur.getElementType(), value))
+                        : Attribute(c.b.getIntegerAttr(cur.getElementType(),
+                                                       int64_t(value)));
+      Value block = ConstantOp::create(c.b, c.loc,
+                                       DenseElementsAttr::get(type, v));
+      SmallVector<Value> parts = side == 0 ? SmallVector<Value>{block, x}
+                                           : SmallVector<Value>{x, block};
+      x = TRY(c.build1("tcc.concat", parts,
+                       {c.named("axis", c.b.getI64IntegerAttr(d))}));
+    }
+  }
+  return x;
+}
+
+/// InstanceNormalization: per sample and channel over the spatial dims.
+FailureOr<Value> instanceNorm(NodeContext &c) {
+  Value x = c.operand(0), scale = c.operand(1), bias = c.operand(2);
+  RankedTensorType t = typeOf(x);
+  if (t.getRank() < 3)
+    return c.fail("expects an N x C x spatial input");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < t.getRank(); ++d)
+    axes.push_back(d);
+  SmallVector<NamedAttribute> attrs = {
+      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Ops o{c, elementOf(x)};
+  Value mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
+  Value centered = TRY(o.bin("sub", x, mean));
+  Value var = TRY(c.build1("tcc.reduce_mean",
+                           {TRY(o.bin("mul", centered, centered))}, attrs));
+  Value inv = TRY(o.un("rsqrt", TRY(o.bin("add", var,
+                                          o.k(c.floatAttr("epsilon", 1e-5f))))));
+  // scale and bias [C] -> [C, 1, ..., 1] against [N, C, spatial...].
+  SmallVector<int64_t> channel(t.getRank() - 1, 1);
+  channel[0] = typeOf(scale).getDimSize(0);
+  Value s = TRY(reshapeTo(c, scale, channel, true));
+  Value b = TRY(reshapeTo(c, bias, channel, true));
+  Value y = TRY(o.bin("mul", TRY(o.bin("mul", centered, inv)), s));
+  return o.bin("add", y, b);
+}
+
+/// DepthToSpace / SpaceToDepth on static NCHW shapes: reshape, transpose,
+/// reshape.
+FailureOr<Value> depthSpace(NodeContext &c, bool toSpace) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t bs = c.intAttr("blocksize", 0);
+  if (t.getRank() != 4 || !t.hasStaticShape() || bs < 1)
+    return c.fail("expects a static NCHW input and a blocksize");
+  int64_t n = t.getDimSize(0), ch = t.getDimSize(1), h = t.getDimSize(2),
+          w = t.getDimSize(3);
+  SmallVector<int64_t> first, perm, last;
+  if (toSpace) {
+    if (ch % (bs * bs))
+      return c.fail("channels do not divide by blocksize^2");
+    bool crd = c.stringAttr("mode", "DCR") == "CRD";
+    int64_t cc = ch / (bs * bs);
+    first = crd ? SmallVector<int64_t>{n, cc, bs, bs, h, w}
+                : SmallVector<int64_t>{n, bs, bs, cc, h, w};
+    perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+               : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+    last = {n, cc, h * bs, w * bs};
+  } else {
+    if (h % bs || w % bs)
+      return c.fail("spatial dims do not divide by blocksize");
+    first = {n, ch, h / bs, bs, w / bs, bs};
+    perm = {0, 3, 5, 1, 2, 4};
+    last = {n, ch * bs * bs, h / bs, w / bs};
+  }
+  Value r = TRY(reshapeTo(c, x, first, true));
+  Value p = TRY(c.build1("tcc.transpose", {r},
+                         {c.named("permutation",
+                                  c.b.getDenseI64ArrayAttr(perm))}));
+  return reshapeTo(c, p, last, true);
+}
+
+/// Trilu on static trailing dims: a select with an import-time mask.
+FailureOr<Value> trilu(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  if (t.getRank() < 2 || t.isDynamicDim(t.getRank() - 1) ||
+      t.isDynamicDim(t.getRank() - 2))
+    return c.fail("expects static trailing dims");
+  int64_t k = 0;
+  if (c.operand(1)) {
+    auto kk = c.constantInts(1);
+    if (!kk || kk->size() != 1)
+      return c.fail("k must be known at import time");
+    k = kk->front();
+  }
+  bool upper = c.intAttr("upper", 1) != 0;
+  int64_t rows = t.getDimSize(t.getRank() - 2), cols = t.getDimSize(t.getRank() - 1);
+  SmallVector<bool> mask;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      mask.push_back(upper ? j - i >= k : j - i <= k);
+  auto type = RankedTensorType::get({rows, cols}, c.b.getI1Type());
+  Value m = ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(type, mask));
+  Ops o{c, elementOf(x)};
+  return c.build1("tcc.select", {m, x, o.k(0.0)});
+}
+
 /// Identity-like ops (Identity, Dropout in inference) pass their input.
 LogicalResult identity(NodeContext &c) {
   c.results.push_back(c.operand(0));
@@ -1242,7 +1539,17 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Sub"] = binary("sub");
     t["Mul"] = binary("mul");
     t["Div"] = binary("div");
-    t["Pow"] = binary("pow");
+    t["Pow"] = one([](NodeContext &c) -> FailureOr<Value> {
+      Value base = c.operand(0), exponent = c.operand(1);
+      if (!isa<FloatType>(elementOf(base)))
+        return c.fail("integer bases are not supported");
+      if (elementOf(exponent) != elementOf(base))
+        exponent = TRY(c.build1(
+            "tcc.cast", {exponent}, {},
+            RankedTensorType::get(typeOf(exponent).getShape(),
+                                  elementOf(base))));
+      return c.build1("tcc.pow", {base, exponent});
+    });
     t["Max"] = variadic("maximum");
     t["Min"] = variadic("minimum");
     t["Sum"] = variadic("add");
@@ -1340,6 +1647,13 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["PRelu"] = one([](NodeContext &c) -> FailureOr<Value> {
       Value x = c.operand(0), slope = c.operand(1);
       Ops o{c, elementOf(x)};
+      // Before opset 7 a [C] slope applies along dim 1.
+      if (c.opset < 7 && typeOf(slope).getRank() == 1 &&
+          typeOf(x).getRank() >= 3) {
+        SmallVector<int64_t> shape(typeOf(x).getRank() - 1, 1);
+        shape[0] = typeOf(slope).getDimSize(0);
+        slope = TRY(reshapeTo(c, slope, shape, true));
+      }
       Value neg = TRY(c.build1("tcc.cmp", {x, o.k(0.0)},
                                {c.named("predicate", c.b.getStringAttr("lt"))}));
       Value scaled = TRY(o.bin("mul", x, slope));
@@ -1358,6 +1672,56 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       return c.build1("tcc.select", {low, up, inner});
     });
     t["Clip"] = one(clip);
+    t["And"] = one([](NodeContext &c) { return logical(c, "and"); });
+    t["Or"] = one([](NodeContext &c) { return logical(c, "or"); });
+    t["Xor"] = one([](NodeContext &c) { return logical(c, "xor"); });
+    t["Not"] = one([](NodeContext &c) { return logical(c, "not"); });
+    t["ReduceSumSquare"] = one([](NodeContext &c) {
+      return composedReduce(c, "square", "");
+    });
+    t["ReduceL1"] = one([](NodeContext &c) {
+      return composedReduce(c, "abs", "");
+    });
+    t["ReduceL2"] = one([](NodeContext &c) {
+      return composedReduce(c, "square", "sqrt");
+    });
+    t["ReduceLogSum"] = one([](NodeContext &c) {
+      return composedReduce(c, "", "log");
+    });
+    t["ReduceLogSumExp"] = one([](NodeContext &c) {
+      return composedReduce(c, "exp", "log");
+    });
+    t["ThresholdedRelu"] = composite([](NodeContext &c, Value x)
+                                         -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      Value above = TRY(c.build1(
+          "tcc.cmp", {x, o.k(c.floatAttr("alpha", 1.0f))},
+          {c.named("predicate", c.b.getStringAttr("gt"))}));
+      return c.build1("tcc.select", {above, x, o.k(0.0)});
+    });
+    t["CastLike"] = one([](NodeContext &c) -> FailureOr<Value> {
+      Value x = c.operand(0);
+      auto type = RankedTensorType::get(typeOf(x).getShape(),
+                                        elementOf(c.operand(1)));
+      if (type == typeOf(x))
+        return x;
+      return c.build1("tcc.cast", {x}, {}, type);
+    });
+    t["Size"] = one([](NodeContext &c) -> FailureOr<Value> {
+      RankedTensorType t = typeOf(c.operand(0));
+      if (!t.hasStaticShape())
+        return c.fail("the size of a tensor with run-time dims");
+      ::tcc::runtime::HostTensor h(::tcc::runtime::DType::I64, {});
+      h.setDouble(0, double(t.getNumElements()));
+      return c.importer.constant(c.b, c.loc, h, "");
+    });
+    t["Split"] = split;
+    t["Tile"] = one(tile);
+    t["Pad"] = one(pad);
+    t["InstanceNormalization"] = one(instanceNorm);
+    t["DepthToSpace"] = one([](NodeContext &c) { return depthSpace(c, true); });
+    t["SpaceToDepth"] = one([](NodeContext &c) { return depthSpace(c, false); });
+    t["Trilu"] = one(trilu);
     t["MatMul"] = one(matmul);
     t["Gemm"] = one(gemm);
     t["Conv"] = one(conv);
