@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -52,6 +53,28 @@ Type mlir::tcc::onnx_import::elementTypeOf(MLIRContext *ctx, DType d) {
 }
 
 namespace {
+
+/// Element i of an integer tensor, exactly (doubles lose int64 bits:
+/// Slice's "to the end" is INT64_MAX).
+int64_t integerAt(const HostTensor &t, int64_t i) {
+  const uint8_t *p = t.data.data();
+  switch (t.dtype) {
+  case DType::I64: {
+    int64_t v;
+    std::memcpy(&v, p + 8 * i, 8);
+    return v;
+  }
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, p + 4 * i, 4);
+    return v;
+  }
+  case DType::I8:
+    return static_cast<int8_t>(p[i]);
+  default:
+    return static_cast<int64_t>(t.getDouble(i));
+  }
+}
 
 /// A dim_param as a tcc.shape symbol: letters, digits and underscores,
 /// not starting with a digit.
@@ -90,9 +113,8 @@ Value Importer::constant(OpBuilder &b, Location loc, const HostTensor &t,
         elements.push_back(b.getFloatAttr(type.getElementType(),
                                           t.getDouble(i)));
       else
-        elements.push_back(b.getIntegerAttr(
-            type.getElementType(),
-            static_cast<int64_t>(t.getDouble(i))));
+        elements.push_back(
+            b.getIntegerAttr(type.getElementType(), integerAt(t, i)));
     }
     value = DenseElementsAttr::get(type, elements);
   } else {

@@ -16,6 +16,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cstring>
 #include <functional>
 #include <optional>
 
@@ -23,6 +24,17 @@ namespace mlir::tcc::onnx_import {
 
 std::optional<::tcc::runtime::DType> dtypeOf(int32_t onnxType);
 Type elementTypeOf(MLIRContext *ctx, ::tcc::runtime::DType dtype);
+
+/// Stores an integer exactly (HostTensor::setDouble loses int64 bits).
+inline void setInteger(::tcc::runtime::HostTensor &t, int64_t i, int64_t v) {
+  if (t.dtype == ::tcc::runtime::DType::I64)
+    std::memcpy(t.data.data() + 8 * i, &v, 8);
+  else if (t.dtype == ::tcc::runtime::DType::I32) {
+    int32_t w = static_cast<int32_t>(v);
+    std::memcpy(t.data.data() + 4 * i, &w, 4);
+  } else
+    t.setDouble(i, static_cast<double>(v));
+}
 
 /// Marks an i64 constant that stands for a shape with run-time dims: only
 /// shape arithmetic may read it (the importer checks at the end).

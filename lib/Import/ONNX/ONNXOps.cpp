@@ -177,6 +177,9 @@ Value NodeContext::i64Vector(ArrayRef<int64_t> values) {
 
 namespace {
 
+/// The most elements a constant the importer computes may have.
+constexpr int64_t kMaxImportElements = int64_t(1) << 28;
+
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 Type elementOf(Value v) { return typeOf(v).getElementType(); }
 
@@ -1068,7 +1071,7 @@ LogicalResult constantNode(NodeContext &c) {
     h.setDouble(0, a->f());
   } else if (const onnx::AttributeProto *a = c.attr("value_int")) {
     h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::I64, {});
-    h.setDouble(0, double(a->i()));
+    setInteger(h, 0, a->i());
   } else if (const onnx::AttributeProto *a = c.attr("value_floats")) {
     h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::F32,
                                  {int64_t(a->floats_size())});
@@ -1078,7 +1081,7 @@ LogicalResult constantNode(NodeContext &c) {
     h = ::tcc::runtime::HostTensor(::tcc::runtime::DType::I64,
                                  {int64_t(a->ints_size())});
     for (int i = 0; i < a->ints_size(); ++i)
-      h.setDouble(i, double(a->ints(i)));
+      setInteger(h, i, a->ints(i));
   } else {
     return c.fail("has no value tcc supports (sparse_value and strings "
                   "are not)");
@@ -1096,10 +1099,21 @@ FailureOr<Value> constantOfShape(NodeContext &c) {
   if (const onnx::AttributeProto *a = c.attr("value"))
     if (!tensorFromProto(a->t(), value, error))
       return c.fail(error);
+  // Built at import: a bound on its size keeps a damaged model from
+  // asking for terabytes.
+  int64_t count = 1;
+  for (int64_t d : *shape) {
+    if (d < 0 || (d != 0 && count > kMaxImportElements / d))
+      return c.fail("its shape is negative or too large to build at import");
+    count *= d;
+  }
   ::tcc::runtime::HostTensor h(value.dtype,
                              std::vector<int64_t>(shape->begin(), shape->end()));
+  if (value.numElements() != 1)
+    return c.fail("its value must hold one element");
+  size_t size = ::tcc::runtime::dtypeSize(value.dtype);
   for (int64_t i = 0; i < h.numElements(); ++i)
-    h.setDouble(i, value.getDouble(0));
+    std::memcpy(h.data.data() + i * size, value.data.data(), size);
   return c.importer.constant(c.b, c.loc, h, c.node.output(0));
 }
 
@@ -1114,12 +1128,18 @@ FailureOr<Value> range(NodeContext &c) {
           d = delta->front().value;
   if (d == 0)
     return c.fail("delta is 0");
-  int64_t n = std::max<int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
+  __int128 span = (__int128)l - s + d + (d > 0 ? -1 : 1);
+  __int128 count = span / d;
+  if (count > kMaxImportElements)
+    return c.fail("the range is too large to build at import");
+  int64_t n = std::max<int64_t>(0, int64_t(count));
+  if (n > kMaxImportElements)
+    return c.fail("the range is too large to build at import");
   ::tcc::runtime::HostTensor h(element.isInteger(32) ? ::tcc::runtime::DType::I32
                                                    : ::tcc::runtime::DType::I64,
                              {n});
   for (int64_t i = 0; i < n; ++i)
-    h.setDouble(i, double(s + i * d));
+    setInteger(h, i, s + i * d);
   return c.importer.constant(c.b, c.loc, h, c.node.output(0));
 }
 
@@ -1313,8 +1333,9 @@ FailureOr<Value> tile(NodeContext &c) {
   if (!repeats || int64_t(repeats->size()) != typeOf(x).getRank())
     return c.fail("repeats must be known at import time, one per dim");
   for (auto [d, r] : llvm::enumerate(*repeats)) {
-    if (r < 1)
-      return c.fail("repeats below 1 are not supported");
+    if (r < 1 || r > 4096)
+      return c.fail("repeats of " + std::to_string(r) +
+                    " (1 to 4096 supported)");
     if (r == 1)
       continue;
     SmallVector<Value> copies(r, x);
@@ -1712,7 +1733,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       if (!t.hasStaticShape())
         return c.fail("the size of a tensor with run-time dims");
       ::tcc::runtime::HostTensor h(::tcc::runtime::DType::I64, {});
-      h.setDouble(0, double(t.getNumElements()));
+      setInteger(h, 0, t.getNumElements());
       return c.importer.constant(c.b, c.loc, h, "");
     });
     t["Split"] = split;
