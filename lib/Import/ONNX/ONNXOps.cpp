@@ -1540,6 +1540,129 @@ FailureOr<Value> trilu(NodeContext &c) {
   return c.build1("tcc.select", {m, x, o.k(0.0)});
 }
 
+
+/// An i64 constant counting 0 .. n-1 along dim `axis` of a rank-`rank`
+/// tensor whose other dims are 1 (for one-hot masks and arg-reductions).
+Value iotaAlong(NodeContext &c, int64_t n, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  SmallVector<int64_t> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(i);
+  auto type = RankedTensorType::get(shape, c.b.getI64Type());
+  return ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(type,
+                                                               ArrayRef(values)));
+}
+
+/// ArgMax / ArgMin: the reduction's value, the positions equal to it, and
+/// the first (or last) of those: a min (max) over an iota with the other
+/// positions filled past the ends. Needs the reduced dim static.
+FailureOr<Value> argReduce(NodeContext &c, bool isMax) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  int64_t n = t.getDimSize(*axis);
+  if (ShapedType::isDynamic(n))
+    return c.fail("reduces a dim known only at run time");
+  bool keep = c.intAttr("keepdims", 1) != 0;
+  bool last = c.intAttr("select_last_index", 0) != 0;
+  SmallVector<NamedAttribute> attrs = {
+      c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Value extreme =
+      TRY(c.build1(isMax ? "tcc.reduce_max" : "tcc.reduce_min", {x}, attrs));
+  Value hit = TRY(c.build1("tcc.cmp", {x, extreme},
+                           {c.named("predicate", c.b.getStringAttr("eq"))}));
+  Value iota = iotaAlong(c, n, *axis, rank);
+  Value outside = c.scalar(c.b.getI64Type(), last ? -1 : n);
+  Value candidates = TRY(c.build1("tcc.select", {hit, iota, outside}));
+  return c.build1(last ? "tcc.reduce_max" : "tcc.reduce_min", {candidates},
+                  {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+                   c.named("keep_dims", c.b.getBoolAttr(keep))});
+}
+
+/// NegativeLogLikelihoodLoss of log-probabilities `input` [N, C, d...] at
+/// `target` [N, d...], from a one-hot mask of the targets: weighted by
+/// `weight` [C] if given, targets equal to `ignore_index` dropped;
+/// reduction none, sum or mean (over the weights that count).
+FailureOr<Value> nllLoss(NodeContext &c, Value input, Value target,
+                         Value weight) {
+  RankedTensorType t = typeOf(input);
+  if (t.getRank() < 2 || t.isDynamicDim(1))
+    return c.fail("expects [N, C, ...] with a static C");
+  int64_t classes = t.getDimSize(1), rank = t.getRank();
+  std::string reduction = c.stringAttr("reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return c.fail("reduction '" + reduction + "' is not supported");
+  Ops o{c, elementOf(input)};
+  Type i64 = c.b.getI64Type();
+  if (elementOf(target) != i64)
+    target = TRY(c.build1("tcc.cast", {target}, {},
+                          RankedTensorType::get(typeOf(target).getShape(), i64)));
+  std::optional<int64_t> ignore;
+  if (c.attr("ignore_index"))
+    ignore = c.intAttr("ignore_index", 0);
+  // The targets that count, and targets safe to gather with (0 where
+  // ignored: an ignored index may be out of range).
+  Value counts;
+  if (ignore) {
+    counts = TRY(c.build1("tcc.cmp", {target, c.scalar(i64, *ignore)},
+                          {c.named("predicate", c.b.getStringAttr("ne"))}));
+    target = TRY(c.build1("tcc.select", {counts, target, c.scalar(i64, 0)}));
+  }
+  SmallVector<int64_t> unsqueezed(typeOf(target).getShape());
+  unsqueezed.insert(unsqueezed.begin() + 1, 1);
+  Value t1 = TRY(reshapeTo(c, target, unsqueezed, true));
+  Value hot = TRY(c.build1("tcc.cmp", {t1, iotaAlong(c, classes, 1, rank)},
+                           {c.named("predicate", c.b.getStringAttr("eq"))}));
+  Value picked = TRY(c.build1("tcc.select", {hot, input, o.k(0.0)}));
+  picked = TRY(c.build1("tcc.reduce_sum", {picked},
+                        {c.named("axes", c.b.getDenseI64ArrayAttr({1})),
+                         c.named("keep_dims", c.b.getBoolAttr(false))}));
+  Value loss = TRY(o.un("neg", picked));
+  Value w;
+  if (weight)
+    w = TRY(c.build1("tcc.gather", {weight, target},
+                     {c.named("axis", c.b.getI64IntegerAttr(0))}));
+  if (counts) {
+    Value zero = o.k(0.0);
+    w = TRY(c.build1("tcc.select", {counts, w ? w : o.k(1.0), zero}));
+  }
+  if (w)
+    loss = TRY(o.bin("mul", loss, w));
+  if (reduction == "none")
+    return loss;
+  SmallVector<int64_t> all;
+  for (int64_t d = 0; d < typeOf(loss).getRank(); ++d)
+    all.push_back(d);
+  SmallVector<NamedAttribute> sumAll = {
+      c.named("axes", c.b.getDenseI64ArrayAttr(all)),
+      c.named("keep_dims", c.b.getBoolAttr(false))};
+  Value total = TRY(c.build1("tcc.reduce_sum", {loss}, sumAll));
+  if (reduction == "sum")
+    return total;
+  if (!w)
+    return c.build1("tcc.reduce_mean", {loss}, sumAll);
+  if (typeOf(w).getRank() != typeOf(loss).getRank())
+    w = TRY(c.build1("tcc.broadcast_to", {w}, {}, typeOf(loss)));
+  Value weights = TRY(c.build1("tcc.reduce_sum", {w}, sumAll));
+  return o.bin("div", total, weights);
+}
+
+/// SoftmaxCrossEntropyLoss: NLL of log_softmax over dim 1, and the log
+/// probabilities as the optional second output.
+LogicalResult softmaxCrossEntropy(NodeContext &c) {
+  Value scores = c.operand(0);
+  Value logp = TRY(c.build1("tcc.log_softmax", {scores},
+                            {c.named("axis", c.b.getI64IntegerAttr(1))}));
+  c.results.push_back(TRY(nllLoss(c, logp, c.operand(1), c.operand(2))));
+  c.results.push_back(logp);
+  return success();
+}
+
 /// Identity-like ops (Identity, Dropout in inference) pass their input.
 LogicalResult identity(NodeContext &c) {
   c.results.push_back(c.operand(0));
@@ -1737,6 +1860,12 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       return c.importer.constant(c.b, c.loc, h, "");
     });
     t["Split"] = split;
+    t["ArgMax"] = one([](NodeContext &c) { return argReduce(c, true); });
+    t["ArgMin"] = one([](NodeContext &c) { return argReduce(c, false); });
+    t["NegativeLogLikelihoodLoss"] = one([](NodeContext &c) {
+      return nllLoss(c, c.operand(0), c.operand(1), c.operand(2));
+    });
+    t["SoftmaxCrossEntropyLoss"] = softmaxCrossEntropy;
     t["Tile"] = one(tile);
     t["Pad"] = one(pad);
     t["InstanceNormalization"] = one(instanceNorm);
