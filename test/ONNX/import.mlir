@@ -54,3 +54,32 @@
 // RUN: tcc-import-onnx %S/Inputs/dynamic_reshape.textproto -o %t.mlir
 // RUN: tcc-run %t.mlir --function=main --input=3x4x8xf32=random --check-reference | FileCheck %s --check-prefix=EXECUTED
 // EXECUTED: [SUCCESS] result[0] matches the reference (3x32xf32)
+
+// ArgMax: the max, the positions equal to it, the first of them (an iota
+// with the others past the end, then a min).
+// RUN: tcc-import-onnx %onnx_data/node/test_argmax_keepdims_example/model.onnx | FileCheck %s --check-prefix=ARGMAX
+//     ARGMAX:   %[[M:.+]] = tcc.reduce_max %arg0 {axes = array<i64: 1>, keep_dims = true}
+//     ARGMAX:   %[[EQ:.+]] = tcc.cmp %arg0, %[[M]] {predicate = "eq"}
+//     ARGMAX:   %[[IOTA:.+]] = tcc.constant dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>
+//     ARGMAX:   %[[PAST:.+]] = tcc.constant dense<2> : tensor<i64>
+//     ARGMAX:   %[[C:.+]] = tcc.select %[[EQ]], %[[IOTA]], %[[PAST]]
+//     ARGMAX:   tcc.reduce_min %[[C]] {axes = array<i64: 1>, keep_dims = true} : (tensor<2x2xi64>) -> tensor<2x1xi64>
+
+// Reflect padding whose pads are a graph input bound at import: a gather
+// per padded dim with mirrored indices.
+// RUN: tcc-import-onnx %onnx_data/node/test_reflect_pad/model.onnx --bind-input=1=%onnx_data/node/test_reflect_pad/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=REFLECT
+//    REFLECT: func.func @main(%arg0: tensor<1x3x4x5xi32> {tcc.name = "x"}) -> tensor<1x3x6x7xi32>
+//    REFLECT:   %[[I:.+]] = tcc.constant dense<[1, 0, 1, 2, 3, 2]> : tensor<6xi64>
+//    REFLECT:   %[[H:.+]] = tcc.gather %arg0, %[[I]] {axis = 2 : i64}
+//    REFLECT:   %[[J:.+]] = tcc.constant dense<[1, 0, 1, 2, 3, 4, 3]> : tensor<7xi64>
+//    REFLECT:   tcc.gather %[[H]], %[[J]] {axis = 3 : i64}
+// Without the binding the pads are unknown at import: an error.
+// RUN: not tcc-import-onnx %onnx_data/node/test_reflect_pad/model.onnx 2>&1 | FileCheck %s --check-prefix=UNBOUND
+//    UNBOUND: error: ONNX node '' (Pad, opset 13): pads must be known at import time
+
+// Split into equal parts: one slice per output.
+// RUN: tcc-import-onnx %onnx_data/node/test_split_equal_parts_1d/model.onnx | FileCheck %s --check-prefix=SPLIT
+//      SPLIT: -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+//      SPLIT:   tcc.slice %arg0 {ends = array<i64: 2>, starts = array<i64: 0>}
+//      SPLIT:   tcc.slice %arg0 {ends = array<i64: 4>, starts = array<i64: 2>}
+//      SPLIT:   tcc.slice %arg0 {ends = array<i64: 6>, starts = array<i64: 4>}
