@@ -72,11 +72,7 @@ def run_case(bin_dir, case_dir, timeout):
                                     "--tensor", f, "-o", npy],
                                    capture_output=True, text=True, timeout=timeout)
                 if q.returncode != 0:
-                    message = q.stderr.strip()
-                    for needle, why in EXCLUDED_MESSAGES:
-                        if needle in message:
-                            return "excluded", why
-                    return "fail", "test data: " + first_error(message)
+                    return unexcluded("test data: ", q.stderr)
                 npys[kind].append((f, npy))
         mlir = os.path.join(tmp, "model.mlir")
         model = os.path.join(case_dir, "model.onnx")
@@ -92,11 +88,7 @@ def run_case(bin_dir, case_dir, timeout):
                                            for i in sorted(bound)],
                                capture_output=True, text=True, timeout=timeout)
         if p.returncode != 0:
-            message = p.stderr.strip()
-            for needle, why in EXCLUDED_MESSAGES:
-                if needle in message:
-                    return "excluded", why
-            return "fail", "import: " + first_error(message)
+            return unexcluded("import: ", p.stderr)
         args = ["--input=@" + npy for i, (_, npy) in enumerate(npys["input"])
                 if i not in bound]
         args += ["--expected_output=@" + npy for _, npy in npys["output"]]
@@ -112,6 +104,15 @@ def run_case(bin_dir, case_dir, timeout):
             return "pass", ("integer inputs %s bound at import" %
                             ", ".join(str(i) for i in sorted(bound)) if bound else "")
         return "fail", "run: " + first_error(out)
+
+
+def unexcluded(stage, stderr):
+    """A failed step's result: excluded if its message says the case uses
+    a type outside the scope, else a failure with the message."""
+    for needle, why in EXCLUDED_MESSAGES:
+        if needle in stderr:
+            return "excluded", why
+    return "fail", stage + first_error(stderr)
 
 
 def npy_is_integer(path):

@@ -1179,6 +1179,28 @@ FailureOr<Value> layerNormValue(NodeContext &c) {
   return reshapeTo(c, y, SmallVector<int64_t>(t.getShape()), true);
 }
 
+/// x's mean over `axes` (kept as unit dims), x minus it, and 1 /
+/// sqrt(variance + the node's epsilon): LayerNormalization's statistics
+/// and InstanceNormalization.
+struct Moments {
+  Value mean, centered, inverseStd;
+};
+
+FailureOr<Moments> moments(NodeContext &c, Value x, ArrayRef<int64_t> axes) {
+  SmallVector<NamedAttribute> attrs = {
+      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Ops o{c, elementOf(x)};
+  Moments m;
+  m.mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
+  m.centered = TRY(o.bin("sub", x, m.mean));
+  Value var = TRY(c.build1("tcc.reduce_mean",
+                           {TRY(o.bin("mul", m.centered, m.centered))}, attrs));
+  m.inverseStd = TRY(o.un(
+      "rsqrt", TRY(o.bin("add", var, o.k(c.floatAttr("epsilon", 1e-5f))))));
+  return m;
+}
+
 /// LayerNormalization: the normalized value, and (when asked for) the
 /// mean and 1 / sqrt(variance + epsilon) over the normalized dims, kept as
 /// unit dims.
@@ -1200,18 +1222,9 @@ LogicalResult layerNorm(NodeContext &c) {
   SmallVector<int64_t> axes;
   for (int64_t d = axis; d < t.getRank(); ++d)
     axes.push_back(d);
-  SmallVector<NamedAttribute> attrs = {
-      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
-      c.named("keep_dims", c.b.getBoolAttr(true))};
-  Ops o{c, elementOf(x)};
-  Value mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
-  Value centered = TRY(o.bin("sub", x, mean));
-  Value var = TRY(c.build1("tcc.reduce_mean",
-                           {TRY(o.bin("mul", centered, centered))}, attrs));
-  Value inv = TRY(o.un("rsqrt", TRY(o.bin("add", var,
-                                          o.k(c.floatAttr("epsilon", 1e-5f))))));
-  c.results.push_back(mean);
-  c.results.push_back(inv);
+  Moments m = TRY(moments(c, x, axes));
+  c.results.push_back(m.mean);
+  c.results.push_back(m.inverseStd);
   return success();
 }
 
@@ -1460,16 +1473,9 @@ FailureOr<Value> instanceNorm(NodeContext &c) {
   SmallVector<int64_t> axes;
   for (int64_t d = 2; d < t.getRank(); ++d)
     axes.push_back(d);
-  SmallVector<NamedAttribute> attrs = {
-      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
-      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Moments m = TRY(moments(c, x, axes));
   Ops o{c, elementOf(x)};
-  Value mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
-  Value centered = TRY(o.bin("sub", x, mean));
-  Value var = TRY(c.build1("tcc.reduce_mean",
-                           {TRY(o.bin("mul", centered, centered))}, attrs));
-  Value inv = TRY(o.un("rsqrt", TRY(o.bin("add", var,
-                                          o.k(c.floatAttr("epsilon", 1e-5f))))));
+  Value centered = m.centered, inv = m.inverseStd;
   // scale and bias [C] -> [C, 1, ..., 1] against [N, C, spatial...].
   SmallVector<int64_t> channel(t.getRank() - 1, 1);
   channel[0] = typeOf(scale).getDimSize(0);
