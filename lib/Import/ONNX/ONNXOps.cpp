@@ -312,6 +312,23 @@ FailureOr<Value> reshapeTo(NodeContext &c, Value x,
   return c.build1("tcc.reshape", {x}, {}, result);
 }
 
+/// x as 2-D: the dims before `axis` in one, the rest in the other (a
+/// product with a run-time dim is dynamic).
+FailureOr<Value> flattenAt(NodeContext &c, Value x, int64_t axis) {
+  RankedTensorType t = typeOf(x);
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d) {
+      if (t.isDynamicDim(d))
+        return ShapedType::kDynamic;
+      p *= t.getDimSize(d);
+    }
+    return p;
+  };
+  return reshapeTo(c, x, {product(0, axis), product(axis, t.getRank())},
+                   true);
+}
+
 /// The node's `axes` for ops that take them as an attribute (older opsets)
 /// or as input `index` (newer): nullopt when absent.
 FailureOr<std::optional<SmallVector<int64_t>>>
@@ -450,17 +467,7 @@ FailureOr<Value> softmax(NodeContext &c, llvm::StringRef name) {
       normalizeAxis(c, c.intAttr("axis", 1), std::max<int64_t>(t.getRank(), 1));
   if (failed(axis))
     return failure();
-  auto product = [&](int64_t from, int64_t to) {
-    int64_t p = 1;
-    for (int64_t d = from; d < to; ++d) {
-      if (t.isDynamicDim(d))
-        return ShapedType::kDynamic;
-      p *= t.getDimSize(d);
-    }
-    return p;
-  };
-  FailureOr<Value> flat = reshapeTo(
-      c, x, {product(0, *axis), product(*axis, t.getRank())}, true);
+  FailureOr<Value> flat = flattenAt(c, x, *axis);
   if (failed(flat))
     return failure();
   FailureOr<Value> s =
@@ -935,17 +942,7 @@ FailureOr<Value> flatten(NodeContext &c) {
       normalizeAxis(c, c.intAttr("axis", 1), t.getRank() + 1);
   if (failed(axis))
     return failure();
-  auto product = [&](int64_t from, int64_t to) {
-    int64_t p = 1;
-    for (int64_t d = from; d < to; ++d) {
-      if (t.isDynamicDim(d))
-        return ShapedType::kDynamic;
-      p *= t.getDimSize(d);
-    }
-    return p;
-  };
-  return reshapeTo(c, x, {product(0, *axis), product(*axis, t.getRank())},
-                   true);
+  return flattenAt(c, x, *axis);
 }
 
 FailureOr<Value> slice(NodeContext &c) {
@@ -1261,7 +1258,6 @@ FailureOr<Value> logical(NodeContext &c, llvm::StringRef kind) {
   Value a = c.operand(0), b = c.operand(1);
   if (!elementOf(a).isInteger(1) || (b && !elementOf(b).isInteger(1)))
     return c.fail("expects boolean inputs");
-  Ops o{c, elementOf(a)};
   auto boolean = [&](bool v) {
     auto type = RankedTensorType::get({}, c.b.getI1Type());
     return ConstantOp::create(c.b, c.loc,
