@@ -551,12 +551,11 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
   };
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
-            SelectOp>([&](Operation *) {
+      .Case<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
+            CmpOp, SelectOp>([&](Operation *) {
         return fromBroadcast(SmallVector<Value>(op->getOperands()));
       })
-      .Case<NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, AbsOp, TanhOp, SigmoidOp,
-            ReluOp, SiluOp, ErfOp, GeluOp, CastOp, SoftmaxOp, LogSoftmaxOp>(
+      .Case<GeluOp, CastOp, SoftmaxOp, LogSoftmaxOp>(
           [&](Operation *) { return like(op->getOperand(0)); })
       .Case([&](LayerNormOp n) {
         return trailingParams(n.getX(), n.getAxis(),
@@ -810,6 +809,9 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](tensor::CastOp c) { return like(c.getSource()); })
       .Default([&](Operation *) {
+        // tcc's unary ops: the operand's shape.
+        if (isUnaryElementwise(op))
+          return like(op->getOperand(0));
         // Unknown to the analysis (or data-dependent): static dims from the
         // type, run-time symbols for the rest.
         shapeOf(r);

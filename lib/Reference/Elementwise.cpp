@@ -28,7 +28,7 @@ static bool allInts(std::initializer_list<const HostTensor *> tensors) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
+enum class BinaryKind { Add, Sub, Mul, Div, Rem, Maximum, Minimum, Pow };
 } // namespace
 
 static double applyFloat(BinaryKind kind, double a, double b) {
@@ -41,6 +41,8 @@ static double applyFloat(BinaryKind kind, double a, double b) {
     return a * b;
   case BinaryKind::Div:
     return a / b;
+  case BinaryKind::Rem:
+    return std::fmod(a, b);
   case BinaryKind::Maximum:
     // Like torch.maximum: NaN wins (std::max would depend on operand order).
     if (std::isnan(a) || std::isnan(b))
@@ -71,6 +73,10 @@ static int64_t applyInt(BinaryKind kind, int64_t a, int64_t b) {
     if (a == std::numeric_limits<int64_t>::min() && b == -1)
       return a;   // Wraps.
     return a / b; // C++ truncates toward zero, like torch's trunc division.
+  case BinaryKind::Rem:
+    if (a == std::numeric_limits<int64_t>::min() && b == -1)
+      return 0;
+    return a % b; // The sign of a, like C and torch.fmod.
   case BinaryKind::Maximum:
     return std::max(a, b);
   case BinaryKind::Minimum:
@@ -101,7 +107,7 @@ template <BinaryKind kind> static LogicalResult evalBinary(OpState &s) {
       *shape, {&lhs, &rhs}, [&](int64_t i, ArrayRef<int64_t> src) {
         if (intPath) {
           int64_t a = getInt(lhs, src[0]), b = getInt(rhs, src[1]);
-          if (kind == BinaryKind::Div && b == 0)
+          if ((kind == BinaryKind::Div || kind == BinaryKind::Rem) && b == 0)
             return s.fail("integer division by zero");
           setInt(*out, i, applyInt(kind, a, b));
         } else {
@@ -276,6 +282,7 @@ void registerElementwiseKernels(KernelTable &t) {
   t["tcc.sub"] = evalBinary<BinaryKind::Sub>;
   t["tcc.mul"] = evalBinary<BinaryKind::Mul>;
   t["tcc.div"] = evalBinary<BinaryKind::Div>;
+  t["tcc.rem"] = evalBinary<BinaryKind::Rem>;
   t["tcc.maximum"] = evalBinary<BinaryKind::Maximum>;
   t["tcc.minimum"] = evalBinary<BinaryKind::Minimum>;
   t["tcc.pow"] = evalBinary<BinaryKind::Pow>;
@@ -328,6 +335,27 @@ void registerElementwiseKernels(KernelTable &t) {
   t["tcc.erf"] = [](OpState &s) {
     return evalUnary(s, [](double x) { return std::erf(x); });
   };
+  // Unary ops that are one libm function, computed in double.
+#define TCC_LIBM(NAME, EXPR)                                                   \
+  t["tcc." #NAME] = [](OpState &s) {                                           \
+    return evalUnary(s, [](double x) { return EXPR; });                        \
+  };
+  TCC_LIBM(sin, std::sin(x))
+  TCC_LIBM(cos, std::cos(x))
+  TCC_LIBM(tan, std::tan(x))
+  TCC_LIBM(asin, std::asin(x))
+  TCC_LIBM(acos, std::acos(x))
+  TCC_LIBM(atan, std::atan(x))
+  TCC_LIBM(sinh, std::sinh(x))
+  TCC_LIBM(cosh, std::cosh(x))
+  TCC_LIBM(asinh, std::asinh(x))
+  TCC_LIBM(acosh, std::acosh(x))
+  TCC_LIBM(atanh, std::atanh(x))
+  TCC_LIBM(floor, std::floor(x))
+  TCC_LIBM(ceil, std::ceil(x))
+  // nearbyint in the default rounding mode: halves to even.
+  TCC_LIBM(round, std::nearbyint(x))
+#undef TCC_LIBM
 }
 
 } // namespace tcc::reference::detail

@@ -64,10 +64,9 @@ enum class Role {
 };
 
 Role classify(Operation *op) {
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
-          SelectOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, AbsOp, TanhOp,
-          SigmoidOp, ReluOp, SiluOp, ErfOp, GeluOp, CastOp, BroadcastToOp,
-          BatchNormOp>(op))
+  if (isUnaryElementwise(op) ||
+      isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
+          CmpOp, SelectOp, GeluOp, CastOp, BroadcastToOp, BatchNormOp>(op))
     return Role::Elementwise;
   if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, SoftmaxOp,
           LogSoftmaxOp, LayerNormOp, RmsNormOp>(op))

@@ -47,8 +47,12 @@ int64_t mlir::tcc::estimateBytes(Value v) {
 }
 
 double mlir::tcc::flopsPerElement(Operation *op) {
-  if (isa<ExpOp, LogOp, TanhOp, SigmoidOp, SiluOp, ErfOp, GeluOp, PowOp>(op))
+  if (isa<ExpOp, LogOp, TanhOp, SigmoidOp, SiluOp, ErfOp, GeluOp, PowOp,
+          SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp,
+          AcoshOp, AtanhOp>(op))
     return 20;
+  if (isa<RemOp>(op))
+    return 4;
   if (isa<DivOp, SqrtOp, RsqrtOp>(op))
     return 4;
   if (isa<BatchNormOp>(op))

@@ -116,9 +116,9 @@ bool mlir::tcc::mayWriteInPlace(Operation *op, unsigned operandIndex) {
         continue;
       }
       bool elementwise =
-          isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
-              SelectOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, AbsOp, TanhOp,
-              SigmoidOp, ReluOp, SiluOp, ErfOp, GeluOp, CastOp>(user);
+          isUnaryElementwise(user) ||
+          isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
+              CmpOp, SelectOp, GeluOp, CastOp>(user);
       if (!elementwise || user->getNumResults() != 1 ||
           cast<ShapedType>(user->getResult(0).getType()).getShape() !=
               in.getShape())

@@ -332,3 +332,87 @@ func.func @unary_f64(%x: tensor<?x7xf64>) -> tensor<?x7xf64> {
   %4 = tcc.erf %3 : (tensor<?x7xf64>) -> tensor<?x7xf64>
   return %4 : tensor<?x7xf64>
 }
+
+// ---- trigonometric, hyperbolic and rounding ops, rem ------------------------
+// Inputs kept inside each function's domain: asin/acos/atanh of 0.9 tanh(x),
+// acosh of 1 + exp(x). 4x37 runs the vector body and its remainder; the
+// dynamic form runs the same ops on ?x?.
+
+// RUN: tcc-run %s --function=math_static --input=4x37xf32=random --check-reference | FileCheck %s --check-prefix=MATH_STATIC
+// RUN: tcc-run %s --function=math_dynamic --input=3x19xf32=random --check-reference | FileCheck %s --check-prefix=MATH_STATIC
+// MATH_STATIC-COUNT-14: [SUCCESS] result[{{[0-9]+}}] matches the reference
+// MATH_STATIC-NOT: FAILURE
+func.func @math_static(%x: tensor<4x37xf32>)
+    -> (tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>,
+        tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>,
+        tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>,
+        tensor<4x37xf32>, tensor<4x37xf32>) {
+  %k = tcc.constant dense<0.9> : tensor<f32>
+  %one = tcc.constant dense<1.0> : tensor<f32>
+  %five = tcc.constant dense<5.0> : tensor<f32>
+  %t = tcc.tanh %x : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %u = tcc.mul %t, %k : (tensor<4x37xf32>, tensor<f32>) -> tensor<4x37xf32>
+  %e = tcc.exp %x : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %g = tcc.add %e, %one : (tensor<4x37xf32>, tensor<f32>) -> tensor<4x37xf32>
+  %w = tcc.mul %x, %five : (tensor<4x37xf32>, tensor<f32>) -> tensor<4x37xf32>
+  %0 = tcc.sin %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %1 = tcc.cos %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %2 = tcc.tan %x : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %3 = tcc.asin %u : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %4 = tcc.acos %u : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %5 = tcc.atan %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %6 = tcc.sinh %x : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %7 = tcc.cosh %x : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %8 = tcc.asinh %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %9 = tcc.acosh %g : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %10 = tcc.atanh %u : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %11 = tcc.floor %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %12 = tcc.ceil %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  %13 = tcc.round %w : (tensor<4x37xf32>) -> tensor<4x37xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>, tensor<4x37xf32>
+}
+func.func @math_dynamic(%x: tensor<?x?xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>,
+        tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>,
+        tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>,
+        tensor<?x?xf32>, tensor<?x?xf32>) {
+  %k = tcc.constant dense<0.9> : tensor<f32>
+  %one = tcc.constant dense<1.0> : tensor<f32>
+  %five = tcc.constant dense<5.0> : tensor<f32>
+  %t = tcc.tanh %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %u = tcc.mul %t, %k : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %e = tcc.exp %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %g = tcc.add %e, %one : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %w = tcc.mul %x, %five : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %0 = tcc.sin %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = tcc.cos %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = tcc.tan %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %3 = tcc.asin %u : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %4 = tcc.acos %u : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %5 = tcc.atan %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %6 = tcc.sinh %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %7 = tcc.cosh %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %8 = tcc.asinh %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %9 = tcc.acosh %g : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %10 = tcc.atanh %u : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %11 = tcc.floor %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %12 = tcc.ceil %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %13 = tcc.round %w : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// rem: the dividend's sign, floats (fmod) and integers (C's %), broadcast.
+// RUN: tcc-run %s --function=rem_float --input=5x8xf32=random --input=8xf32=random --check-reference | FileCheck %s --check-prefix=REM
+// RUN: tcc-run %s --function=rem_int --input="5x8xi32=0 -14 21 13 -26 300 -100 2 0 -7 14 39 -13 200 -300 1 0 -21 7 26 -39 100 -200 3 0 -14 21 13 -26 300 -100 2 0 -7 14 39 -13 200 -300 1" --check-reference | FileCheck %s --check-prefix=REM
+// REM: [SUCCESS] result[0] matches the reference
+func.func @rem_float(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %ten = tcc.constant dense<10.0> : tensor<f32>
+  %s = tcc.mul %a, %ten : (tensor<?x8xf32>, tensor<f32>) -> tensor<?x8xf32>
+  %0 = tcc.rem %s, %b : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+func.func @rem_int(%a: tensor<5x8xi32>) -> tensor<5x8xi32> {
+  %d = tcc.constant dense<[3, -3, 5, -5, 7, 1, -1, 4]> : tensor<8xi32>
+  %0 = tcc.rem %a, %d : (tensor<5x8xi32>, tensor<8xi32>) -> tensor<5x8xi32>
+  return %0 : tensor<5x8xi32>
+}

@@ -83,3 +83,43 @@
 //      SPLIT:   tcc.slice %arg0 {ends = array<i64: 2>, starts = array<i64: 0>}
 //      SPLIT:   tcc.slice %arg0 {ends = array<i64: 4>, starts = array<i64: 2>}
 //      SPLIT:   tcc.slice %arg0 {ends = array<i64: 6>, starts = array<i64: 4>}
+
+// Shape arithmetic of the expanded LayerNormalization (Shape, Size, Neg,
+// Slice and Sub of known integers, ConstantOfShape, Concat) folds away at
+// import: the reshapes of its outputs get static shapes, no i64 op is left.
+// RUN: tcc-import-onnx %onnx_data/node/test_layer_normalization_2d_axis_negative_1_expanded/model.onnx | FileCheck %s --check-prefix=LN_EXPANDED
+// LN_EXPANDED-LABEL: func.func @main
+//  LN_EXPANDED-NOT:   {{(x|<)i64>}}
+//      LN_EXPANDED:   %[[MEAN:.+]] = tcc.reduce_mean %arg0 {axes = array<i64: 1>, keep_dims = true} : (tensor<3x4xf32>) -> tensor<3x1xf32>
+//  LN_EXPANDED-NOT:   {{(x|<)i64>}}
+//      LN_EXPANDED:   return %{{.+}}, %[[MEAN]], %{{.+}} : tensor<3x4xf32>, tensor<3x1xf32>, tensor<3x1xf32>
+
+// Mod with fmod = 0 on integers: tcc.rem (the dividend's sign), corrected
+// to the divisor's sign where they differ.
+// RUN: tcc-import-onnx %onnx_data/node/test_mod_mixed_sign_int32/model.onnx | FileCheck %s --check-prefix=MOD
+//    MOD:   %[[R:.+]] = tcc.rem %arg0, %arg1 : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+//    MOD:   %[[FIX:.+]] = tcc.select
+//    MOD:   %[[SUM:.+]] = tcc.add %[[R]], %arg1
+//    MOD:   tcc.select %[[FIX]], %[[SUM]], %[[R]]
+// RUN: tcc-import-onnx %onnx_data/node/test_mod_int64_fmod/model.onnx | FileCheck %s --check-prefix=FMOD
+//   FMOD:   %[[R:.+]] = tcc.rem %arg0, %arg1
+//   FMOD-NEXT:   return %[[R]]
+
+// Negative Slice steps: a gather of the selected indices per such dim.
+// RUN: tcc-import-onnx %onnx_data/node/test_slice_neg_steps/model.onnx --bind-input=1=%onnx_data/node/test_slice_neg_steps/test_data_set_0/input_1.pb --bind-input=2=%onnx_data/node/test_slice_neg_steps/test_data_set_0/input_2.pb --bind-input=3=%onnx_data/node/test_slice_neg_steps/test_data_set_0/input_3.pb --bind-input=4=%onnx_data/node/test_slice_neg_steps/test_data_set_0/input_4.pb | FileCheck %s --check-prefix=NEG_STEPS
+// NEG_STEPS:   %[[I:.+]] = tcc.constant dense<[19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]> : tensor<19xi64>
+// NEG_STEPS:   tcc.gather %arg0, %[[I]] : (tensor<20x10x5xf32>, tensor<19xi64>) -> tensor<19x10x5xf32>
+// NEG_STEPS:   %[[J:.+]] = tcc.constant dense<[9, 6, 3]> : tensor<3xi64>
+// NEG_STEPS:   tcc.gather %{{.+}}, %[[J]] {axis = 1 : i64}
+
+// Trigonometric ops map one to one; IsInf compares with both infinities;
+// Dropout's mask in inference is all true.
+// RUN: tcc-import-onnx %onnx_data/node/test_acosh/model.onnx | FileCheck %s --check-prefix=ACOSH
+//  ACOSH:   tcc.acosh %arg0 : (tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
+// RUN: tcc-import-onnx %onnx_data/node/test_isinf/model.onnx | FileCheck %s --check-prefix=ISINF
+//  ISINF:   %[[POS:.+]] = tcc.cmp %arg0, %{{.+}} {predicate = "eq"}
+//  ISINF:   %[[NEG:.+]] = tcc.cmp %arg0, %{{.+}} {predicate = "eq"}
+//  ISINF:   tcc.select %[[POS]], %{{.+}}, %[[NEG]]
+// RUN: tcc-import-onnx %onnx_data/node/test_dropout_default_mask/model.onnx | FileCheck %s --check-prefix=MASK
+//   MASK:   %[[M:.+]] = tcc.constant dense<true> : tensor<3x4x5xi1>
+//   MASK:   return %arg0, %[[M]]

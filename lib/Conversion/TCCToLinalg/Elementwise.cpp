@@ -107,6 +107,31 @@ Value scalar(ErfOp, OpBuilder &b, Location l, ValueRange a) {
   return math::ErfOp::create(b, l, a[0]);
 }
 Value scalar(CastOp, OpBuilder &, Location, ValueRange a) { return a[0]; }
+Value scalar(RemOp, OpBuilder &b, Location l, ValueRange a) {
+  // frem is fmod; remsi takes the sign of the dividend too.
+  return isFloat(a[0]) ? arith::RemFOp::create(b, l, a[0], a[1]).getResult()
+                       : arith::RemSIOp::create(b, l, a[0], a[1]).getResult();
+}
+// The unary ops that are one math op on the scalar.
+#define TCC_SCALAR_MATH(OP, MATH)                                              \
+  Value scalar(OP, OpBuilder &b, Location l, ValueRange a) {                   \
+    return math::MATH::create(b, l, a[0]);                                     \
+  }
+TCC_SCALAR_MATH(SinOp, SinOp)
+TCC_SCALAR_MATH(CosOp, CosOp)
+TCC_SCALAR_MATH(TanOp, TanOp)
+TCC_SCALAR_MATH(AsinOp, AsinOp)
+TCC_SCALAR_MATH(AcosOp, AcosOp)
+TCC_SCALAR_MATH(AtanOp, AtanOp)
+TCC_SCALAR_MATH(SinhOp, SinhOp)
+TCC_SCALAR_MATH(CoshOp, CoshOp)
+TCC_SCALAR_MATH(AsinhOp, AsinhOp)
+TCC_SCALAR_MATH(AcoshOp, AcoshOp)
+TCC_SCALAR_MATH(AtanhOp, AtanhOp)
+TCC_SCALAR_MATH(FloorOp, FloorOp)
+TCC_SCALAR_MATH(CeilOp, CeilOp)
+TCC_SCALAR_MATH(RoundOp, RoundEvenOp)
+#undef TCC_SCALAR_MATH
 
 Value gelu(GeluOp op, OpBuilder &b, Location l, ValueRange a) {
   Value x = a[0];
@@ -228,6 +253,14 @@ void mlir::tcc::populateTCCElementwiseToLinalgPatterns(
                ElementwiseToGeneric<TanhOp>, ElementwiseToGeneric<SigmoidOp>,
                ElementwiseToGeneric<ReluOp>, ElementwiseToGeneric<SiluOp>,
                ElementwiseToGeneric<ErfOp>, ElementwiseToGeneric<CastOp>,
+               ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<SinOp>,
+               ElementwiseToGeneric<CosOp>, ElementwiseToGeneric<TanOp>,
+               ElementwiseToGeneric<AsinOp>, ElementwiseToGeneric<AcosOp>,
+               ElementwiseToGeneric<AtanOp>, ElementwiseToGeneric<SinhOp>,
+               ElementwiseToGeneric<CoshOp>, ElementwiseToGeneric<AsinhOp>,
+               ElementwiseToGeneric<AcoshOp>, ElementwiseToGeneric<AtanhOp>,
+               ElementwiseToGeneric<FloorOp>, ElementwiseToGeneric<CeilOp>,
+               ElementwiseToGeneric<RoundOp>,
                GeluToGeneric, CmpToGeneric, SelectToGeneric>(
       patterns.getContext());
 }

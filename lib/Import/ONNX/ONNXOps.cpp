@@ -196,13 +196,80 @@ template <typename F> Converter one(F f) {
 
 FailureOr<Value> reshapeTo(NodeContext &c, Value x,
                            SmallVector<int64_t> shape, bool allowZero);
+FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar);
+FailureOr<Value> binaryValue(NodeContext &c, llvm::StringRef n);
 
 /// `tcc.<name>` of the node's first two operands (numpy broadcasting).
 /// Before opset 7, `broadcast = 1` with `axis` aligned b's dims at `axis`
 /// of a: b is reshaped so that numpy's rule lines them up the same way.
+/// Add/Sub/Mul/Div of integers known at import (shape arithmetic, as in
+/// the expanded LayerNormalization): folded into known integers, so that
+/// shape consumers downstream see constants. Both sides are 0-D or 1-D,
+/// every element a constant, one of them a single element or both equal
+/// in length. nullopt when the node is not such a case.
+std::optional<KnownInts> foldKnownArithmetic(NodeContext &c,
+                                             llvm::StringRef name) {
+  auto a = c.constantInts(0), b = c.constantInts(1);
+  if (!a || !b || typeOf(c.operand(0)).getRank() > 1 ||
+      typeOf(c.operand(1)).getRank() > 1 ||
+      !isa<IntegerType>(elementOf(c.operand(0))))
+    return std::nullopt;
+  size_t n = std::max(a->size(), b->size());
+  if ((a->size() != n && a->size() != 1) || (b->size() != n && b->size() != 1))
+    return std::nullopt;
+  KnownInts out;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = (*a)[a->size() == 1 ? 0 : i], y = (*b)[b->size() == 1 ? 0 : i];
+    // Wrapping like the run-time op would; division only where exact C++.
+    uint64_t ux = x, uy = y;
+    int64_t r;
+    if (name == "add")
+      r = int64_t(ux + uy);
+    else if (name == "sub")
+      r = int64_t(ux - uy);
+    else if (name == "mul")
+      r = int64_t(ux * uy);
+    else if (name == "div" && y != 0 && !(x == INT64_MIN && y == -1))
+      r = x / y;
+    else
+      return std::nullopt;
+    out.push_back({r, Value(), -1});
+  }
+  return out;
+}
+
 Converter binary(llvm::StringRef name) {
   std::string n = ("tcc." + name).str();
-  return one([n](NodeContext &c) -> FailureOr<Value> {
+  std::string bare = name.str();
+  return [n, bare](NodeContext &c) -> LogicalResult {
+    if (c.opset >= 7 || !c.intAttr("broadcast", 0)) {
+      if (std::optional<KnownInts> k = foldKnownArithmetic(c, bare)) {
+        bool scalar = typeOf(c.operand(0)).getRank() == 0 &&
+                      typeOf(c.operand(1)).getRank() == 0;
+        FailureOr<Value> v = knownValue(c, *k, scalar);
+        if (failed(v))
+          return failure();
+        Type element = elementOf(c.operand(0));
+        if (element != elementOf(*v))
+          v = c.build1("tcc.cast", {*v}, {},
+                       RankedTensorType::get(typeOf(*v).getShape(), element));
+        if (failed(v))
+          return failure();
+        c.results.push_back(*v);
+        c.knownResults.push_back(*k);
+        return success();
+      }
+    }
+    FailureOr<Value> v = binaryValue(c, n);
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    return success();
+  };
+}
+
+FailureOr<Value> binaryValue(NodeContext &c, llvm::StringRef n) {
+  {
     Value a = c.operand(0), b = c.operand(1);
     if (!a || !b)
       return c.fail("needs two inputs");
@@ -223,7 +290,7 @@ Converter binary(llvm::StringRef name) {
       b = *r;
     }
     return c.build1(n, {a, b});
-  });
+  }
 }
 
 Converter unary(llvm::StringRef name) {
@@ -634,8 +701,7 @@ FailureOr<Value> pool(NodeContext &c, llvm::StringRef name) {
     widenAttributes(c, kernel, wide);
     if (!kernel)
       return c.fail("has no kernel_shape");
-    SmallVector<int64_t> strides = *kernel, pads = {0, 0, 0, 0};
-    strides[0] = 1;
+    SmallVector<int64_t> strides = {1, 1}, pads = {0, 0, 0, 0};
     for (NamedAttribute a : wide) {
       auto v = cast<DenseI64ArrayAttr>(a.getValue()).asArrayRef();
       if (a.getName() == "strides")
@@ -938,14 +1004,37 @@ FailureOr<Value> reshape(NodeContext &c) {
 FailureOr<Value> flatten(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
-  FailureOr<int64_t> axis =
-      normalizeAxis(c, c.intAttr("axis", 1), t.getRank() + 1);
-  if (failed(axis))
-    return failure();
-  return flattenAt(c, x, *axis);
+  // Flatten's axis is in [-r, r]: -1 is r - 1, not r.
+  int64_t axis = c.intAttr("axis", 1), rank = t.getRank();
+  if (axis < -rank || axis > rank)
+    return c.fail("axis " + std::to_string(axis) + " is outside [-" +
+                  std::to_string(rank) + ", " + std::to_string(rank) + "]");
+  return flattenAt(c, x, axis < 0 ? axis + rank : axis);
 }
 
-FailureOr<Value> slice(NodeContext &c) {
+/// The indices ONNX's Slice selects from a dim of `n` (numpy's rules:
+/// negative bounds count from the end, then clamp; either step sign).
+SmallVector<int64_t> sliceIndices(int64_t n, int64_t start, int64_t end,
+                                  int64_t step) {
+  auto clampBound = [&](int64_t v, int64_t lo, int64_t hi) {
+    if (v < 0)
+      v = v < -n ? -1 : v + n; // Stay below 0 when far out (no overflow).
+    return std::clamp(v, lo, hi);
+  };
+  SmallVector<int64_t> out;
+  if (step > 0) {
+    int64_t b = clampBound(start, 0, n), f = clampBound(end, 0, n);
+    for (int64_t i = b; i < f; i += step)
+      out.push_back(i);
+  } else {
+    int64_t b = clampBound(start, -1, n - 1), f = clampBound(end, -1, n - 1);
+    for (int64_t i = b; i > f; i += step)
+      out.push_back(i);
+  }
+  return out;
+}
+
+LogicalResult slice(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
   SmallVector<int64_t> starts, ends, axes, steps;
@@ -982,20 +1071,55 @@ FailureOr<Value> slice(NodeContext &c) {
     return c.fail("starts, ends, axes and steps differ in length");
   int64_t rank = t.getRank();
   SmallVector<int64_t> s(rank, 0), e(rank, INT64_MAX), st(rank, 1);
+  SmallVector<bool> reversed(rank, false);
   for (auto [i, a] : llvm::enumerate(axes)) {
     FailureOr<int64_t> n = normalizeAxis(c, a, rank);
     if (failed(n))
       return failure();
-    if (steps[i] <= 0)
-      return c.fail("negative or zero steps are not supported");
+    if (steps[i] == 0)
+      return c.fail("a step is 0");
     s[*n] = starts[i];
     e[*n] = ends[i];
     st[*n] = steps[i];
+    reversed[*n] = steps[i] < 0;
   }
-  return c.build1("tcc.slice", {x},
-                  {c.named("starts", c.b.getDenseI64ArrayAttr(s)),
-                   c.named("ends", c.b.getDenseI64ArrayAttr(e)),
-                   c.named("steps", c.b.getDenseI64ArrayAttr(st))});
+  // Known integers (a shape): the selected elements, folded.
+  if (auto k = c.knownInts(0); k && rank == 1) {
+    KnownInts out;
+    for (int64_t i : sliceIndices(int64_t(k->size()), s[0], e[0], st[0]))
+      out.push_back((*k)[i]);
+    FailureOr<Value> v = knownValue(c, out, /*scalar=*/false);
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    c.knownResults.push_back(out);
+    return success();
+  }
+  // Negative steps (tcc.slice's are positive): a gather of the selected
+  // indices along each such dim, which must be static.
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reversed[d])
+      continue;
+    int64_t dim = typeOf(x).getDimSize(d);
+    if (ShapedType::isDynamic(dim))
+      return c.fail("a negative step along a dim known only at run time");
+    x = TRY(c.build1("tcc.gather",
+                     {x, c.i64Vector(sliceIndices(dim, s[d], e[d], st[d]))},
+                     {c.named("axis", c.b.getI64IntegerAttr(d))}));
+    s[d] = 0;
+    e[d] = INT64_MAX;
+    st[d] = 1;
+  }
+  Value v = x;
+  if (llvm::any_of(st, [](int64_t step) { return step != 1; }) ||
+      llvm::any_of(s, [](int64_t b) { return b != 0; }) ||
+      llvm::any_of(e, [](int64_t b) { return b != INT64_MAX; }))
+    v = TRY(c.build1("tcc.slice", {x},
+                     {c.named("starts", c.b.getDenseI64ArrayAttr(s)),
+                      c.named("ends", c.b.getDenseI64ArrayAttr(e)),
+                      c.named("steps", c.b.getDenseI64ArrayAttr(st))}));
+  c.results.push_back(v);
+  return success();
 }
 
 FailureOr<Value> transpose(NodeContext &c) {
@@ -1669,10 +1793,16 @@ LogicalResult softmaxCrossEntropy(NodeContext &c) {
 LogicalResult identity(NodeContext &c) {
   c.results.push_back(c.operand(0));
   passKnown(c);
-  // Dropout's optional mask output.
+  // Dropout's optional mask output: in inference nothing is dropped.
   if (c.node.op_type() == "Dropout" && c.node.output_size() > 1 &&
-      !c.node.output(1).empty())
-    return c.fail("its mask output is not supported");
+      !c.node.output(1).empty()) {
+    RankedTensorType t = typeOf(c.operand(0));
+    if (!t.hasStaticShape())
+      return c.fail("its mask output of a tensor with run-time dims");
+    auto mask = RankedTensorType::get(t.getShape(), c.b.getI1Type());
+    c.results.push_back(
+        ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(mask, true)));
+  }
   return success();
 }
 
@@ -1687,8 +1817,20 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Div"] = binary("div");
     t["Pow"] = one([](NodeContext &c) -> FailureOr<Value> {
       Value base = c.operand(0), exponent = c.operand(1);
-      if (!isa<FloatType>(elementOf(base)))
-        return c.fail("integer bases are not supported");
+      auto retyped = [&](Value v, Type element) -> FailureOr<Value> {
+        if (elementOf(v) == element)
+          return v;
+        return c.build1("tcc.cast", {v}, {},
+                        RankedTensorType::get(typeOf(v).getShape(), element));
+      };
+      if (!isa<FloatType>(elementOf(base))) {
+        // Integer bases: computed in f64 (exact for every result that fits
+        // in 53 bits), the result truncated back to the base's type.
+        Type f64 = c.b.getF64Type();
+        Value p = TRY(c.build1("tcc.pow", {TRY(retyped(base, f64)),
+                                           TRY(retyped(exponent, f64))}));
+        return retyped(p, elementOf(base));
+      }
       if (elementOf(exponent) != elementOf(base))
         exponent = TRY(c.build1(
             "tcc.cast", {exponent}, {},
@@ -1714,7 +1856,21 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Where"] = one([](NodeContext &c) {
       return c.build1("tcc.select", {c.operand(0), c.operand(1), c.operand(2)});
     });
-    t["Neg"] = unary("neg");
+    t["Neg"] = [](NodeContext &c) -> LogicalResult {
+      // Of known integers (shape arithmetic): folded.
+      auto k = c.constantInts(0);
+      if (k && typeOf(c.operand(0)).getRank() <= 1 &&
+          elementOf(c.operand(0)).isInteger(64)) {
+        KnownInts out;
+        for (int64_t v : *k)
+          out.push_back({int64_t(0 - uint64_t(v)), Value(), -1});
+        c.results.push_back(TRY(
+            knownValue(c, out, /*scalar=*/typeOf(c.operand(0)).getRank() == 0)));
+        c.knownResults.push_back(out);
+        return success();
+      }
+      return unary("neg")(c);
+    };
     t["Exp"] = unary("exp");
     t["Log"] = unary("log");
     t["Sqrt"] = unary("sqrt");
@@ -1723,6 +1879,64 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Sigmoid"] = unary("sigmoid");
     t["Relu"] = unary("relu");
     t["Erf"] = unary("erf");
+    for (const char *name : {"Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
+                             "Cosh", "Asinh", "Acosh", "Atanh", "Floor", "Ceil",
+                             "Round"})
+      t[name] = unary(llvm::StringRef(name).lower());
+    t["IsNaN"] = composite([](NodeContext &c, Value x) {
+      return c.build1("tcc.cmp", {x, x},
+                      {c.named("predicate", c.b.getStringAttr("ne"))});
+    });
+    t["IsInf"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      Ops o{c, elementOf(x)};
+      auto equals = [&](double v) {
+        return c.build1("tcc.cmp", {x, o.k(v)},
+                        {c.named("predicate", c.b.getStringAttr("eq"))});
+      };
+      double inf = std::numeric_limits<double>::infinity();
+      bool neg = c.intAttr("detect_negative", 1),
+           pos = c.intAttr("detect_positive", 1);
+      Value no = c.scalar(c.b.getI1Type(), 0);
+      if (!neg && !pos) // All false, in x's shape.
+        return c.build1("tcc.select", {TRY(equals(inf)), no, no});
+      if (!neg)
+        return equals(inf);
+      if (!pos)
+        return equals(-inf);
+      Value isPos = TRY(equals(inf));
+      Value yes = c.scalar(c.b.getI1Type(), 1);
+      return c.build1("tcc.select", {isPos, yes, TRY(equals(-inf))});
+    });
+    t["Celu"] = composite([](NodeContext &c, Value x) -> FailureOr<Value> {
+      // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+      Ops o{c, elementOf(x)};
+      double alpha = c.floatAttr("alpha", 1.0f);
+      Value e = TRY(o.un("exp", TRY(o.bin("div", x, o.k(alpha)))));
+      Value low = TRY(o.bin("mul", TRY(o.bin("sub", e, o.k(1.0))), o.k(alpha)));
+      return o.bin("add", TRY(o.bin("maximum", x, o.k(0.0))),
+                   TRY(o.bin("minimum", low, o.k(0.0))));
+    });
+    t["Mod"] = one([](NodeContext &c) -> FailureOr<Value> {
+      Value a = c.operand(0), b = c.operand(1);
+      Value r = TRY(c.build1("tcc.rem", {a, b}));
+      if (c.intAttr("fmod", 0))
+        return r;
+      if (isa<FloatType>(elementOf(a)))
+        return c.fail("fmod = 0 with floating-point inputs");
+      // Python's modulo has the divisor's sign: where the truncated
+      // remainder is nonzero and its sign differs from b's, add b.
+      Ops o{c, elementOf(a)};
+      auto cmp = [&](Value x, Value y, llvm::StringRef p) {
+        return c.build1("tcc.cmp", {x, y},
+                        {c.named("predicate", c.b.getStringAttr(p))});
+      };
+      Value rNeg = TRY(cmp(r, o.k(0), "lt")), bNeg = TRY(cmp(b, o.k(0), "lt"));
+      Value differ = TRY(cmp(rNeg, bNeg, "ne"));
+      Value nonzero = TRY(cmp(r, o.k(0), "ne"));
+      Value fix = TRY(c.build1("tcc.select",
+                               {nonzero, differ, c.scalar(c.b.getI1Type(), 0)}));
+      return c.build1("tcc.select", {fix, TRY(o.bin("add", r, b)), r});
+    });
     t["Reciprocal"] = composite([](NodeContext &c, Value x) {
       Ops o{c, elementOf(x)};
       return o.bin("div", o.k(1.0), x);
@@ -1921,7 +2135,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       return success();
     };
     t["Concat"] = concat;
-    t["Slice"] = one(slice);
+    t["Slice"] = slice;
     t["Gather"] = gather;
     t["Expand"] = one(expand);
     t["Cast"] = [](NodeContext &c) -> LogicalResult {

@@ -195,6 +195,47 @@ func.func @transcendentals(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// One math op per element; round is roundeven (ONNX's and numpy's halves to
+// even); rem is frem on floats, remsi on integers (the dividend's sign).
+// CHECK-LABEL: func.func @math_ops
+//       CHECK:     math.sin
+//       CHECK:     math.cos
+//       CHECK:     math.tan
+//       CHECK:     math.asin
+//       CHECK:     math.acos
+//       CHECK:     math.atan
+//       CHECK:     math.sinh
+//       CHECK:     math.cosh
+//       CHECK:     math.asinh
+//       CHECK:     math.acosh
+//       CHECK:     math.atanh
+//       CHECK:     math.floor
+//       CHECK:     math.ceil
+//       CHECK:     math.roundeven
+//       CHECK:     arith.remf
+//       CHECK:     arith.remsi
+func.func @math_ops(%a: tensor<?x4xf32>, %i: tensor<4xi64>) -> (tensor<?x4xf32>, tensor<4xi64>) {
+  %0 = tcc.sin %a : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = tcc.cos %0 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %2 = tcc.tan %1 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %3 = tcc.asin %2 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %4 = tcc.acos %3 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %5 = tcc.atan %4 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %6 = tcc.sinh %5 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %7 = tcc.cosh %6 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %8 = tcc.asinh %7 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %9 = tcc.acosh %8 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %10 = tcc.atanh %9 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %11 = tcc.floor %10 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %12 = tcc.ceil %11 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %13 = tcc.round %12 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %14 = tcc.rem %13, %a : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %15 = tcc.rem %i, %i : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %14, %15 : tensor<?x4xf32>, tensor<4xi64>
+}
+
+// -----
+
 // gelu: erf form by default, tanh form on request.
 // CHECK-LABEL: func.func @gelu_none
 //       CHECK:     %[[C:.+]] = arith.constant 0.70710{{[0-9]+}} : f32

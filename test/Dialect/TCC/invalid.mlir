@@ -53,6 +53,30 @@ func.func @maximum_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
 
 // -----
 
+func.func @rem_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.rem' op does not accept i1 operands}}
+  %0 = tcc.rem %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @sin_int(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tcc.sin' op operand #0 must be}}
+  %0 = tcc.sin %a : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @floor_shape(%a: tensor<4xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{'tcc.floor' op all non-scalar operands/results must have the same shape}}
+  %0 = tcc.floor %a : (tensor<4xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
 func.func @pow_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @+1 {{'tcc.pow' op expects floating-point operands, got 'i32'}}
   %0 = tcc.pow %a, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
@@ -153,9 +177,9 @@ func.func @exp_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
+// The unary ops carry MLIR's Elementwise trait, whose verifier speaks first.
 func.func @unary_wrong_result(%a: tensor<2x8xf32>) -> tensor<2x9xf32> {
-  // expected-error @+2 {{'tcc.relu' op inferred type(s) 'tensor<2x8xf32>' are incompatible with return type(s) of operation 'tensor<2x9xf32>'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'tcc.relu' op all non-scalar operands/results must have the same shape and base type}}
   %0 = tcc.relu %a : (tensor<2x8xf32>) -> tensor<2x9xf32>
   return %0 : tensor<2x9xf32>
 }

@@ -183,6 +183,7 @@ TCC_BINARY_INFER(DivOp)
 TCC_BINARY_INFER(MaximumOp)
 TCC_BINARY_INFER(MinimumOp)
 TCC_BINARY_INFER(PowOp)
+TCC_BINARY_INFER(RemOp)
 
 static LogicalResult verifyNotBool(Operation *op, Type elementType) {
   if (elementType.isInteger(1))
@@ -200,6 +201,9 @@ LogicalResult MulOp::verify() {
   return verifyNotBool(*this, getType().getElementType());
 }
 LogicalResult DivOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult RemOp::verify() {
   return verifyNotBool(*this, getType().getElementType());
 }
 LogicalResult MaximumOp::verify() {
@@ -400,6 +404,20 @@ TCC_UNARY_INFER(SigmoidOp)
 TCC_UNARY_INFER(ReluOp)
 TCC_UNARY_INFER(SiluOp)
 TCC_UNARY_INFER(ErfOp)
+TCC_UNARY_INFER(SinOp)
+TCC_UNARY_INFER(CosOp)
+TCC_UNARY_INFER(TanOp)
+TCC_UNARY_INFER(AsinOp)
+TCC_UNARY_INFER(AcosOp)
+TCC_UNARY_INFER(AtanOp)
+TCC_UNARY_INFER(SinhOp)
+TCC_UNARY_INFER(CoshOp)
+TCC_UNARY_INFER(AsinhOp)
+TCC_UNARY_INFER(AcoshOp)
+TCC_UNARY_INFER(AtanhOp)
+TCC_UNARY_INFER(FloorOp)
+TCC_UNARY_INFER(CeilOp)
+TCC_UNARY_INFER(RoundOp)
 TCC_UNARY_INFER(GeluOp)
 TCC_UNARY_INFER(SoftmaxOp)
 TCC_UNARY_INFER(LogSoftmaxOp)

@@ -28,6 +28,14 @@ FailureOr<SmallVector<int64_t>>
 broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes, ArrayRef<StringRef> names,
                 std::string *error = nullptr);
 
+/// Whether `op` is one of tcc's unary elementwise ops (the TCC_UnaryOp
+/// class: they carry MLIR's Elementwise trait, as arith and math ops do,
+/// so the dialect is checked too).
+inline bool isUnaryElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && op->getNumOperands() == 1 &&
+         isa<TCCDialect>(op->getDialect());
+}
+
 /// Output size of a window op along one dim (conv/pool), or
 /// ShapedType::kDynamic when `in` is dynamic.
 int64_t windowOutputSize(int64_t in, int64_t padBefore, int64_t padAfter,

@@ -70,6 +70,11 @@ def TCC_MaximumOp : TCC_BinaryOp<"maximum", "max(lhs, rhs), NaN propagating",
                                  [Commutative]> { let hasFolder = 1; }
 def TCC_MinimumOp : TCC_BinaryOp<"minimum", "min(lhs, rhs), NaN propagating",
                                  [Commutative]> { let hasFolder = 1; }
+def TCC_RemOp : TCC_BinaryOp<"rem",
+    "the remainder of lhs / rhs truncated toward zero: its sign is lhs's "
+    "(C's `%` and fmod, torch.fmod; integer division by zero is a runtime "
+    "error in the reference evaluator)"> {
+}
 def TCC_PowOp : TCC_BinaryOp<"pow", "lhs ** rhs (floats only)"> {
   let hasFolder = 1;
 }
@@ -111,8 +116,10 @@ def TCC_SelectOp : TCC_InferredOp<"select"> {
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 
+/// `Elementwise`: passes that treat every unary op alike (fusion, memory
+/// planning, symbolic shapes) test this trait instead of listing the ops.
 class TCC_UnaryOp<string mnemonic, string math, Type operandType = TCC_FloatTensor>
-    : TCC_InferredOp<mnemonic> {
+    : TCC_InferredOp<mnemonic, [Elementwise]> {
   let summary = "elementwise " # math;
   let description = [{
     Computes `}] # math # [{` elementwise; the result has the operand's type.
@@ -137,6 +144,21 @@ def TCC_SigmoidOp : TCC_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def TCC_ReluOp : TCC_UnaryOp<"relu", "max(x, 0)", TCC_Tensor>;
 def TCC_SiluOp : TCC_UnaryOp<"silu", "x * sigmoid(x)">;
 def TCC_ErfOp : TCC_UnaryOp<"erf", "the error function erf(x)">;
+def TCC_SinOp : TCC_UnaryOp<"sin", "sin(x)">;
+def TCC_CosOp : TCC_UnaryOp<"cos", "cos(x)">;
+def TCC_TanOp : TCC_UnaryOp<"tan", "tan(x)">;
+def TCC_AsinOp : TCC_UnaryOp<"asin", "asin(x) (NaN outside [-1, 1])">;
+def TCC_AcosOp : TCC_UnaryOp<"acos", "acos(x) (NaN outside [-1, 1])">;
+def TCC_AtanOp : TCC_UnaryOp<"atan", "atan(x)">;
+def TCC_SinhOp : TCC_UnaryOp<"sinh", "sinh(x)">;
+def TCC_CoshOp : TCC_UnaryOp<"cosh", "cosh(x)">;
+def TCC_AsinhOp : TCC_UnaryOp<"asinh", "asinh(x)">;
+def TCC_AcoshOp : TCC_UnaryOp<"acosh", "acosh(x) (NaN below 1)">;
+def TCC_AtanhOp : TCC_UnaryOp<"atanh", "atanh(x) (NaN outside [-1, 1])">;
+def TCC_FloorOp : TCC_UnaryOp<"floor", "floor(x)">;
+def TCC_CeilOp : TCC_UnaryOp<"ceil", "ceil(x)">;
+def TCC_RoundOp : TCC_UnaryOp<"round",
+                              "x rounded to the nearest integer, halves to even">;
 
 def TCC_GeluOp : TCC_InferredOp<"gelu"> {
   let summary = "GELU activation";
