@@ -594,6 +594,9 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       .Case([&](ReduceMinOp o) {
         return reduce(o.getX(), o.getAxes(), o.getKeepDims());
       })
+      .Case([&](ReduceProdOp o) {
+        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+      })
       .Case([&](LinearOp l) -> LogicalResult {
         SmallVector<AffineExpr> x = shapeOf(l.getX()), w = shapeOf(l.getWeight());
         if (failed(unifyDims(x.back(), w[1], op,
@@ -788,6 +791,7 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         out.append(x.begin() + axis + 1, x.end());
         return set(r, out, op);
       })
+      .Case([&](GatherElementsOp g) { return like(g.getIndices()); })
       .Case([&](MaskSelectOp m) -> LogicalResult {
         // The mask covers x's leading dims; the count is known only at run
         // time (a fresh symbol), the rows keep x's trailing dims.

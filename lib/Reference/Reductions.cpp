@@ -20,7 +20,7 @@ namespace tcc::reference::detail {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class ReduceKind { Sum, Mean, Max, Min };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 } // namespace
 
 template <ReduceKind kind> static LogicalResult evalReduce(OpState &s) {
@@ -64,8 +64,8 @@ template <ReduceKind kind> static LogicalResult evalReduce(OpState &s) {
   int64_t n = out->numElements();
   bool intPath =
       kind != ReduceKind::Mean && isIntDType(x.dtype) && isIntDType(out->dtype);
-  std::vector<double> acc(n, 0.0);
-  std::vector<int64_t> intAcc(n, 0);
+  std::vector<double> acc(n, kind == ReduceKind::Prod ? 1.0 : 0.0);
+  std::vector<int64_t> intAcc(n, kind == ReduceKind::Prod ? 1 : 0);
   std::vector<bool> seen(n, false);
   Shape index;
   for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
@@ -76,6 +76,9 @@ template <ReduceKind kind> static LogicalResult evalReduce(OpState &s) {
       if (kind == ReduceKind::Sum)
         intAcc[o] = static_cast<int64_t>(static_cast<uint64_t>(intAcc[o]) +
                                          static_cast<uint64_t>(v));
+      else if (kind == ReduceKind::Prod)
+        intAcc[o] = static_cast<int64_t>(static_cast<uint64_t>(intAcc[o]) *
+                                         static_cast<uint64_t>(v));
       else if (!seen[o])
         intAcc[o] = v;
       else
@@ -85,6 +88,8 @@ template <ReduceKind kind> static LogicalResult evalReduce(OpState &s) {
       double v = x.getDouble(i);
       if (kind == ReduceKind::Sum || kind == ReduceKind::Mean)
         acc[o] += v;
+      else if (kind == ReduceKind::Prod)
+        acc[o] *= v;
       else if (!seen[o] || std::isnan(v))
         acc[o] = v;
       else if (!std::isnan(acc[o])) // NaN propagates.
@@ -258,6 +263,7 @@ static LogicalResult evalBatchNorm(OpState &s) {
 
 void registerReductionKernels(KernelTable &t) {
   t["tcc.reduce_sum"] = evalReduce<ReduceKind::Sum>;
+  t["tcc.reduce_prod"] = evalReduce<ReduceKind::Prod>;
   t["tcc.reduce_mean"] = evalReduce<ReduceKind::Mean>;
   t["tcc.reduce_max"] = evalReduce<ReduceKind::Max>;
   t["tcc.reduce_min"] = evalReduce<ReduceKind::Min>;

@@ -300,6 +300,58 @@ static LogicalResult evalGather(OpState &s) {
   return success();
 }
 
+/// torch.gather: out[..., i_axis, ...] = x[..., indices[...], ...], the
+/// result in the indices' shape.
+static LogicalResult evalGatherElements(OpState &s) {
+  if (failed(s.checkArity(2, 2)))
+    return failure();
+  const HostTensor &x = s.operands[0], &indices = s.operands[1];
+  if (!isIntDType(indices.dtype) || indices.dtype == DType::I1)
+    return s.fail("indices must be integers, got " + indices.typeString());
+  if (x.rank() != indices.rank())
+    return s.fail("indices " + indices.typeString() + " and x " +
+                  x.typeString() + " differ in rank");
+  FailureOr<int64_t> axisAttr = s.getInt("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, x.rank());
+  if (failed(axis))
+    return failure();
+  int64_t rank = x.rank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && indices.shape[d] > x.shape[d])
+      return s.fail("indices dim " + llvm::Twine(d) + " (" +
+                    llvm::Twine(indices.shape[d]) + ") exceeds x's (" +
+                    llvm::Twine(x.shape[d]) + ")");
+  HostTensor *out = s.makeResult(0, indices.shape);
+  if (!out)
+    return failure();
+  // Row-major strides of x; the coordinates of each index element.
+  SmallVector<int64_t> stride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * x.shape[d + 1];
+  SmallVector<int64_t> coord(rank, 0);
+  int64_t dim = x.shape[*axis];
+  for (int64_t j = 0, e = indices.numElements(); j < e; ++j) {
+    int64_t idx = getInt(indices, j);
+    if (idx < -dim || idx >= dim)
+      return s.fail("index " + llvm::Twine(idx) + " is out of range for axis " +
+                    llvm::Twine(*axis) + " of size " + llvm::Twine(dim));
+    if (idx < 0)
+      idx += dim;
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      src += (d == *axis ? idx : coord[d]) * stride[d];
+    copyElement(x, src, *out, j);
+    for (int64_t d = rank - 1; d >= 0; --d) { // Next coordinate.
+      if (++coord[d] < indices.shape[d])
+        break;
+      coord[d] = 0;
+    }
+  }
+  return success();
+}
+
 /// x[mask]: the mask has x's shape (one element per true entry) or that of
 /// x's leading dims (one row per true entry), in row-major order.
 static LogicalResult evalMaskSelect(OpState &s) {
@@ -370,6 +422,7 @@ void registerShapeKernels(KernelTable &t) {
   t["tcc.concat"] = evalConcat;
   t["tcc.slice"] = evalSlice;
   t["tcc.gather"] = evalGather;
+  t["tcc.gather_elements"] = evalGatherElements;
   t["tcc.mask_select"] = evalMaskSelect;
   t["tcc.nonzero"] = evalNonzero;
 }

@@ -68,7 +68,8 @@ Role classify(Operation *op) {
       isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
           CmpOp, SelectOp, GeluOp, CastOp, BroadcastToOp, BatchNormOp>(op))
     return Role::Elementwise;
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, SoftmaxOp,
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
+          SoftmaxOp,
           LogSoftmaxOp, LayerNormOp, RmsNormOp>(op))
     return Role::Reduction;
   if (isa<MatmulOp, LinearOp>(op))
@@ -84,7 +85,7 @@ Role classify(Operation *op) {
   // so do mask_select and nonzero: their result size is only known once
   // they have run, they lower to loops of their own (no tiling) and their
   // buffer cannot be planned.
-  if (isa<TransposeOp, ConcatOp, GatherOp>(op))
+  if (isa<TransposeOp, ConcatOp, GatherOp, GatherElementsOp>(op))
     return Role::Copy;
   return Role::None;
 }

@@ -208,6 +208,28 @@ func.func @slice_qkv(%x: tensor<3x?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>
   return %0, %1, %2 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>
 }
 
+// ---- gather_elements -------------------------------------------------------
+
+// torch.gather along the last axis (NLL's target pick), dynamic rows,
+// random indices in [-4, 4] wrapping once; along axis 0 of a static x with
+// indices smaller than x in the other dim; rank 3 along the middle axis.
+// RUN: tcc-run %s --function=gather_elements_last --input=6x9xf32=random --input=6x1xi64=random --check-reference | FileCheck %s --check-prefix=GATHER_EL
+// RUN: tcc-run %s --function=gather_elements_axis0 --input=5x4xi32=random --input="3x2xi32=4 -5 0 1 -1 2" --check-reference | FileCheck %s --check-prefix=GATHER_EL
+// RUN: tcc-run %s --function=gather_elements_rank3 --input=2x7x3xf32=random --input=2x5x3xi64=random --check-reference | FileCheck %s --check-prefix=GATHER_EL
+// GATHER_EL: [SUCCESS] result[0] matches the reference
+func.func @gather_elements_last(%x: tensor<?x9xf32>, %i: tensor<?x1xi64>) -> tensor<?x1xf32> {
+  %0 = tcc.gather_elements %x, %i {axis = -1 : i64} : (tensor<?x9xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+func.func @gather_elements_axis0(%x: tensor<5x4xi32>, %i: tensor<3x2xi32>) -> tensor<3x2xi32> {
+  %0 = tcc.gather_elements %x, %i : (tensor<5x4xi32>, tensor<3x2xi32>) -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+func.func @gather_elements_rank3(%x: tensor<?x?x?xf32>, %i: tensor<?x?x?xi64>) -> tensor<?x?x?xf32> {
+  %0 = tcc.gather_elements %x, %i {axis = 1 : i64} : (tensor<?x?x?xf32>, tensor<?x?x?xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
 // ---- gather ----------------------------------------------------------------------
 
 // Embedding lookup: axis 0 with i64 indices [?, 3] (random indices are in

@@ -14,6 +14,22 @@ func.func @gather(%x: tensor<5x2xf32>, %i: tensor<3xi32>) -> tensor<3x2xf32> {
   return %0 : tensor<3x2xf32>
 }
 
+func.func @gather_elements(%x: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %0 = tcc.gather_elements %x, %i {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// gather_elements: an index out of range, and indices with more rows than
+// x (they would read past it), in the reference and in compiled code.
+// RUN: not tcc-run %s --function=gather_elements --input=2x3xf32=random --input="2x1xi64=0 3" --reference 2>&1 | FileCheck %s --check-prefix=GEL_RANGE_REF
+// GEL_RANGE_REF: index 3 is out of range for axis 1 of size 3
+// RUN: not tcc-run %s --function=gather_elements --input=2x3xf32=random --input="2x1xi64=0 3" 2>&1 | FileCheck %s --check-prefix=GEL_RANGE
+// GEL_RANGE: tcc.gather_elements: index out of range
+// RUN: not tcc-run %s --function=gather_elements --input=2x3xf32=random --input="3x1xi64=0 1 2" --reference 2>&1 | FileCheck %s --check-prefix=GEL_ROWS_REF
+// GEL_ROWS_REF: indices dim 0 (3) exceeds x's (2)
+// RUN: not tcc-run %s --function=gather_elements --input=2x3xf32=random --input="3x1xi64=0 1 2" 2>&1 | FileCheck %s --check-prefix=GEL_ROWS
+// GEL_ROWS: tcc.gather_elements: indices dim 0 exceeds x's
+
 // The reference evaluator already reports these.
 // RUN: not tcc-run %s --function=add_dyn --input=3x5xf32=random --input=3x4xf32=random --reference 2>&1 | FileCheck %s --check-prefix=DYN_REF
 // DYN_REF: tcc-run: error: 'tcc.add' at loc({{.*}}): cannot broadcast 3x5xf32 and 3x4xf32

@@ -364,6 +364,56 @@ struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
   }
 };
 
+/// Checks every index once: each must be in [-dim, dim) (a runtime error
+/// otherwise, before anything is read).
+void assertIndicesInRange(OpBuilder &rewriter, Location loc, Value indices,
+                          Value dim, StringRef message) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto it = cast<RankedTensorType>(indices.getType());
+  int64_t ir = it.getRank();
+  Type idxElem = it.getElementType();
+  Value dimInt = arith::IndexCastOp::create(rewriter, loc, idxElem, dim);
+  auto boolType = RankedTensorType::get({}, rewriter.getI1Type());
+  Value init = filledTensor(rewriter, loc, boolType, {},
+                            scalarConstant(rewriter, loc, rewriter.getI1Type(),
+                                           1.0));
+  SmallVector<utils::IteratorType> iters(ir, utils::IteratorType::reduction);
+  auto check = linalg::GenericOp::create(
+      rewriter, loc, boolType, indices, init,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(ir, ctx),
+                          AffineMap::get(ir, 0, {}, ctx)},
+      iters, [&](OpBuilder &b, Location l, ValueRange a) {
+        Value neg = arith::SubIOp::create(
+            b, l, arith::ConstantIntOp::create(b, l, idxElem, 0), dimInt);
+        Value geLo =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, a[0], neg);
+        Value ltHi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                           a[0], dimInt);
+        Value in = arith::AndIOp::create(b, l, geLo, ltHi);
+        linalg::YieldOp::create(
+            b, l, arith::AndIOp::create(b, l, in, a[1]).getResult());
+      });
+  Value allIn =
+      tensor::ExtractOp::create(rewriter, loc, check.getResult(0), ValueRange{});
+  cf::AssertOp::create(rewriter, loc, allIn, message);
+}
+
+/// An index read from a tensor as an in-range `index`: negative ones wrap;
+/// clamped as well, so no access leaves the buffer even if the range
+/// assert is compiled out.
+Value wrappedIndex(OpBuilder &b, Location l, Value raw, Value dim) {
+  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value isNeg =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, zero);
+  idx = arith::SelectOp::create(b, l, isNeg,
+                                arith::AddIOp::create(b, l, idx, dim), idx);
+  Value maxIdx =
+      arith::SubIOp::create(b, l, dim, arith::ConstantIndexOp::create(b, l, 1));
+  return arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, idx, maxIdx),
+                                zero);
+}
+
 struct GatherToGeneric : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
@@ -377,38 +427,9 @@ struct GatherToGeneric : OpRewritePattern<GatherOp> {
     int64_t axis = *normalizeAxis(op.getAxis(), xt.getRank());
     int64_t ir = it.getRank(), rank = out.getRank();
     Value axisDim = dimValue(rewriter, loc, x, axis);
-    Type idxElem = it.getElementType();
-    Value axisDimInt =
-        arith::IndexCastOp::create(rewriter, loc, idxElem, axisDim);
 
-    // Check every index once: out-of-range indices are a runtime error.
-    {
-      auto boolType = RankedTensorType::get({}, rewriter.getI1Type());
-      Value init = filledTensor(rewriter, loc, boolType, {},
-                                scalarConstant(rewriter, loc,
-                                               rewriter.getI1Type(), 1.0));
-      SmallVector<utils::IteratorType> iters(ir, utils::IteratorType::reduction);
-      auto check = linalg::GenericOp::create(
-          rewriter, loc, boolType, indices, init,
-          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(ir, ctx),
-                              AffineMap::get(ir, 0, {}, ctx)},
-          iters, [&](OpBuilder &b, Location l, ValueRange a) {
-            Value neg = arith::SubIOp::create(
-                b, l, arith::ConstantIntOp::create(b, l, idxElem, 0),
-                axisDimInt);
-            Value geLo = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
-                                               a[0], neg);
-            Value ltHi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                               a[0], axisDimInt);
-            Value in = arith::AndIOp::create(b, l, geLo, ltHi);
-            linalg::YieldOp::create(
-                b, l, arith::AndIOp::create(b, l, in, a[1]).getResult());
-          });
-      Value allIn = tensor::ExtractOp::create(rewriter, loc,
-                                              check.getResult(0), ValueRange{});
-      cf::AssertOp::create(rewriter, loc, allIn,
-                           "tcc.gather: index out of range");
-    }
+    assertIndicesInRange(rewriter, loc, indices, axisDim,
+                         "tcc.gather: index out of range");
 
     SmallVector<Value> dims;
     for (int64_t d = 0; d < axis; ++d)
@@ -427,18 +448,7 @@ struct GatherToGeneric : OpRewritePattern<GatherOp> {
                             AffineMap::getMultiDimIdentityMap(rank, ctx)},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value isNeg =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, zero);
-          idx = arith::SelectOp::create(
-              b, l, isNeg, arith::AddIOp::create(b, l, idx, axisDim), idx);
-          // Clamp as well, so no access leaves the buffer even if the
-          // assert above is compiled out.
-          Value maxIdx = arith::SubIOp::create(
-              b, l, axisDim, arith::ConstantIndexOp::create(b, l, 1));
-          idx = arith::MaxSIOp::create(
-              b, l, arith::MinSIOp::create(b, l, idx, maxIdx), zero);
+          Value idx = wrappedIndex(b, l, a[0], axisDim);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < axis; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -447,6 +457,55 @@ struct GatherToGeneric : OpRewritePattern<GatherOp> {
             coords.push_back(linalg::IndexOp::create(b, l, d - 1 + ir));
           Value v = tensor::ExtractOp::create(b, l, x, coords);
           linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// One generic over the result (the indices' shape): each element reads x
+/// at its own coordinates with dim `axis` replaced by its index.
+struct GatherElementsToGeneric : OpRewritePattern<GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value x = op.getX(), indices = op.getIndices();
+    auto out = op.getType();
+    int64_t rank = out.getRank();
+    int64_t axis = *normalizeAxis(op.getAxis(), rank);
+    Value axisDim = dimValue(rewriter, loc, x, axis);
+    assertIndicesInRange(rewriter, loc, indices, axisDim,
+                         "tcc.gather_elements: index out of range");
+    // Along the other dims the indices must not reach past x.
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value n = dimValue(rewriter, loc, indices, d);
+      dims.push_back(n);
+      if (d == axis)
+        continue;
+      Value fits = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ule, n,
+                                         dimValue(rewriter, loc, x, d));
+      cf::AssertOp::create(rewriter, loc, fits,
+                           "tcc.gather_elements: indices dim " + Twine(d) +
+                               " exceeds x's");
+    }
+    Value init = emptyTensor(rewriter, loc, out, dims);
+    auto identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, out, indices, init,
+        ArrayRef<AffineMap>{identity, identity},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(d == axis ? wrappedIndex(b, l, a[0], axisDim)
+                                       : linalg::IndexOp::create(b, l, d));
+          linalg::YieldOp::create(b, l,
+                                  tensor::ExtractOp::create(b, l, x, coords)
+                                      .getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -469,5 +528,5 @@ void mlir::tcc::populateTCCDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<TransposeToLinalg, ReshapeToTensor, BroadcastToGeneric,
                ConcatToInsertSlices, SliceToExtractSlice, GatherToGeneric,
-               ConstantToArith>(patterns.getContext());
+               GatherElementsToGeneric, ConstantToArith>(patterns.getContext());
 }

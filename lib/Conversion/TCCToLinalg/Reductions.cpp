@@ -101,7 +101,7 @@ Value convertTensor(OpBuilder &b, Location loc, Value v, Type elementType) {
                      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 }
 
-enum class ReduceKind { Sum, Mean, Max, Min };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 
 template <typename OpTy, ReduceKind kind>
 struct ReduceToGeneric : OpRewritePattern<OpTy> {
@@ -131,9 +131,10 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
     }
     Type elem = xType.getElementType();
     Type acc = computeType(elem);
-    double init = kind == ReduceKind::Max   ? -kInf
-                  : kind == ReduceKind::Min ? kInf
-                                            : 0.0;
+    double init = kind == ReduceKind::Max    ? -kInf
+                  : kind == ReduceKind::Min  ? kInf
+                  : kind == ReduceKind::Prod ? 1.0
+                                             : 0.0;
     Value r = buildReduction(
         rewriter, loc, x, axes, acc, init,
         [&](OpBuilder &b, Location l, Value v, Value a) {
@@ -141,6 +142,10 @@ struct ReduceToGeneric : OpRewritePattern<OpTy> {
             return maxOf(b, l, v, a);
           if (kind == ReduceKind::Min)
             return minOf(b, l, v, a);
+          if (kind == ReduceKind::Prod)
+            return isFloat(v.getType())
+                       ? arith::MulFOp::create(b, l, v, a).getResult()
+                       : arith::MulIOp::create(b, l, v, a).getResult();
           return addOf(b, l, v, a);
         });
     if (kind == ReduceKind::Mean) {
@@ -381,6 +386,7 @@ void mlir::tcc::populateTCCReductionToLinalgPatterns(
                ReduceToGeneric<ReduceMeanOp, ReduceKind::Mean>,
                ReduceToGeneric<ReduceMaxOp, ReduceKind::Max>,
                ReduceToGeneric<ReduceMinOp, ReduceKind::Min>,
+               ReduceToGeneric<ReduceProdOp, ReduceKind::Prod>,
                SoftmaxToGenerics<SoftmaxOp, false>,
                SoftmaxToGenerics<LogSoftmaxOp, true>,
                NormToGenerics<LayerNormOp, true>,

@@ -11,6 +11,7 @@
 #include "ONNXImporterInternal.h"
 
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Runtime/MLIRTypes.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
@@ -1680,34 +1681,124 @@ Value iotaAlong(NodeContext &c, int64_t n, int64_t axis, int64_t rank) {
                                                                ArrayRef(values)));
 }
 
-/// ArgMax / ArgMin: the reduction's value, the positions equal to it, and
-/// the first (or last) of those: a min (max) over an iota with the other
-/// positions filled past the ends. Needs the reduced dim static.
-FailureOr<Value> argReduce(NodeContext &c, bool isMax) {
-  Value x = c.operand(0);
+/// ArgMax / ArgMin / Hardmax: the index (i64) of the first (or `last`) largest (`isMax`) or smallest
+/// element of x along `axis`, a static dim: where x equals its extreme,
+/// the position along the axis, else a value past the end; the min (max)
+/// of those.
+FailureOr<Value> argExtreme(NodeContext &c, Value x, int64_t axis, bool isMax,
+                            bool last, bool keep) {
   RankedTensorType t = typeOf(x);
-  int64_t rank = t.getRank();
-  FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", 0), rank);
-  if (failed(axis))
-    return failure();
-  int64_t n = t.getDimSize(*axis);
+  int64_t n = t.getDimSize(axis);
   if (ShapedType::isDynamic(n))
     return c.fail("reduces a dim known only at run time");
-  bool keep = c.intAttr("keepdims", 1) != 0;
-  bool last = c.intAttr("select_last_index", 0) != 0;
   SmallVector<NamedAttribute> attrs = {
-      c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+      c.named("axes", c.b.getDenseI64ArrayAttr({axis})),
       c.named("keep_dims", c.b.getBoolAttr(true))};
   Value extreme =
       TRY(c.build1(isMax ? "tcc.reduce_max" : "tcc.reduce_min", {x}, attrs));
   Value hit = TRY(c.build1("tcc.cmp", {x, extreme},
                            {c.named("predicate", c.b.getStringAttr("eq"))}));
-  Value iota = iotaAlong(c, n, *axis, rank);
+  Value iota = iotaAlong(c, n, axis, t.getRank());
   Value outside = c.scalar(c.b.getI64Type(), last ? -1 : n);
   Value candidates = TRY(c.build1("tcc.select", {hit, iota, outside}));
   return c.build1(last ? "tcc.reduce_max" : "tcc.reduce_min", {candidates},
-                  {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+                  {c.named("axes", c.b.getDenseI64ArrayAttr({axis})),
                    c.named("keep_dims", c.b.getBoolAttr(keep))});
+}
+
+FailureOr<Value> argReduce(NodeContext &c, bool isMax) {
+  Value x = c.operand(0);
+  FailureOr<int64_t> axis =
+      normalizeAxis(c, c.intAttr("axis", 0), typeOf(x).getRank());
+  if (failed(axis))
+    return failure();
+  return argExtreme(c, x, *axis, isMax, c.intAttr("select_last_index", 0) != 0,
+                    c.intAttr("keepdims", 1) != 0);
+}
+
+/// CumSum along a static axis of n: x with a unit dim after the axis times
+/// an n x n 0/1 matrix (row i feeds sum j: i <= j, or < when exclusive,
+/// mirrored when reverse), summed over the axis. Exact for integers.
+FailureOr<Value> cumSum(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  auto axisValue = c.constantInts(1);
+  if (!axisValue || axisValue->size() != 1)
+    return c.fail("the axis must be known at import time");
+  FailureOr<int64_t> axis = normalizeAxis(c, axisValue->front(), t.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t n = t.getDimSize(*axis);
+  if (ShapedType::isDynamic(n))
+    return c.fail("sums along a dim known only at run time");
+  if (n > 4096)
+    return c.fail("sums along a dim of more than 4096");
+  bool exclusive = c.intAttr("exclusive", 0), reverse = c.intAttr("reverse", 0);
+  SmallVector<int64_t> wide(t.getShape());
+  wide.insert(wide.begin() + *axis + 1, 1);
+  Value xe = TRY(reshapeTo(c, x, wide, true));
+  ::tcc::runtime::HostTensor m(*::tcc::runtime::dtypeFromMLIRType(t.getElementType()), {n, n});
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      bool feeds = reverse ? (exclusive ? i > j : i >= j)
+                           : (exclusive ? i < j : i <= j);
+      setInteger(m, i * n + j, feeds);
+    }
+  SmallVector<int64_t> mShape = {n, n};
+  mShape.append(t.getRank() - *axis - 1, 1);
+  Value mat = TRY(reshapeTo(c, c.importer.constant(c.b, c.loc, m, ""), mShape,
+                            true));
+  Value prod = TRY(c.build1("tcc.mul", {xe, mat}));
+  return c.build1("tcc.reduce_sum", {prod},
+                  {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+                   c.named("keep_dims", c.b.getBoolAttr(false))});
+}
+
+/// EyeLike: ones on diagonal k of a static 2-D shape, in `dtype` (x's
+/// element type by default).
+FailureOr<Value> eyeLike(NodeContext &c) {
+  RankedTensorType t = typeOf(c.operand(0));
+  if (t.getRank() != 2 || !t.hasStaticShape())
+    return c.fail("needs a static 2-D input");
+  std::optional<::tcc::runtime::DType> d =
+      c.attr("dtype") ? dtypeOf(static_cast<int32_t>(c.intAttr("dtype", 0)))
+                      : ::tcc::runtime::dtypeFromMLIRType(t.getElementType());
+  if (!d)
+    return c.fail("its dtype is not a tcc element type");
+  int64_t rows = t.getDimSize(0), cols = t.getDimSize(1), k = c.intAttr("k", 0);
+  ::tcc::runtime::HostTensor h(*d, {rows, cols});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      setInteger(h, i * cols + j, j - i == k);
+  return c.importer.constant(c.b, c.loc, h, c.node.output(0));
+}
+
+/// Hardmax: 1 at the first largest element along the axis, 0 elsewhere.
+/// Before opset 13, like Softmax, along dim 1 of x flattened at the axis.
+FailureOr<Value> hardmax(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t rank = std::max<int64_t>(t.getRank(), 1);
+  FailureOr<int64_t> axis =
+      normalizeAxis(c, c.intAttr("axis", c.opset >= 13 ? -1 : 1), rank);
+  if (failed(axis))
+    return failure();
+  Value in = x;
+  int64_t along = *axis;
+  if (c.opset < 13) {
+    in = TRY(flattenAt(c, x, *axis));
+    along = 1;
+  }
+  Value index = TRY(argExtreme(c, in, along, /*isMax=*/true, /*last=*/false,
+                               /*keep=*/true));
+  Value iota = iotaAlong(c, typeOf(in).getDimSize(along), along,
+                         typeOf(in).getRank());
+  Value hit = TRY(c.build1("tcc.cmp", {iota, index},
+                           {c.named("predicate", c.b.getStringAttr("eq"))}));
+  Value y = TRY(c.build1(
+      "tcc.cast", {hit}, {},
+      RankedTensorType::get(typeOf(hit).getShape(), t.getElementType())));
+  return reshapeTo(c, y, SmallVector<int64_t>(t.getShape()), true);
 }
 
 /// NegativeLogLikelihoodLoss of log-probabilities `input` [N, C, d...] at
@@ -2078,6 +2169,9 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Split"] = split;
     t["ArgMax"] = one([](NodeContext &c) { return argReduce(c, true); });
     t["ArgMin"] = one([](NodeContext &c) { return argReduce(c, false); });
+    t["Hardmax"] = one(hardmax);
+    t["CumSum"] = one(cumSum);
+    t["EyeLike"] = one(eyeLike);
     t["NegativeLogLikelihoodLoss"] = one([](NodeContext &c) {
       return nllLoss(c, c.operand(0), c.operand(1), c.operand(2));
     });
@@ -2115,6 +2209,9 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["ReduceMin"] = one([](NodeContext &c) {
       return reduce(c, "reduce_min", false);
     });
+    t["ReduceProd"] = one([](NodeContext &c) {
+      return reduce(c, "reduce_prod", false);
+    });
     t["Transpose"] = one(transpose);
     t["Reshape"] = one(reshape);
     t["Flatten"] = one(flatten);
@@ -2137,6 +2234,11 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Concat"] = concat;
     t["Slice"] = slice;
     t["Gather"] = gather;
+    t["GatherElements"] = one([](NodeContext &c) {
+      return c.build1("tcc.gather_elements", {c.operand(0), c.operand(1)},
+                      {c.named("axis", c.b.getI64IntegerAttr(
+                                           c.intAttr("axis", 0)))});
+    });
     t["Expand"] = one(expand);
     t["Cast"] = [](NodeContext &c) -> LogicalResult {
       FailureOr<Value> v = castNode(c);

@@ -236,3 +236,22 @@ func.func @constant() -> tensor<2xf32> {
   %0 = tcc.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// gather_elements: the same range check, then every dim of the indices
+// but `axis` checked against x's, then one identity-mapped generic whose
+// element reads x at its own coordinates with the wrapped index at `axis`.
+// CHECK-LABEL: func.func @gather_elements
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x9xf32>, %[[I:[a-zA-Z0-9_]+]]: tensor<?x1xi64>
+//       CHECK:   cf.assert %{{.+}}, "tcc.gather_elements: index out of range"
+//       CHECK:   arith.cmpi ule
+//       CHECK:   cf.assert %{{.+}}, "tcc.gather_elements: indices dim 0 exceeds x's"
+//   CHECK-NOT:   indices dim 1
+//       CHECK:   linalg.generic {{.*}} ins(%[[I]] : tensor<?x1xi64>) outs(%{{.+}} : tensor<?x1xf32>)
+//       CHECK:     %[[ROW:.+]] = linalg.index 0 : index
+//       CHECK:     tensor.extract %[[X]][%[[ROW]], %{{.+}}] : tensor<?x9xf32>
+func.func @gather_elements(%x: tensor<?x9xf32>, %i: tensor<?x1xi64>) -> tensor<?x1xf32> {
+  %0 = tcc.gather_elements %x, %i {axis = 1 : i64} : (tensor<?x9xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}

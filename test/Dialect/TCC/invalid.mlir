@@ -1157,3 +1157,21 @@ func.func @nonzero_i32_result(%x: tensor<3x4xf32>) -> tensor<?x2xi32> {
   return %0 : tensor<?x2xi32>
 }
 
+
+// -----
+
+func.func @gather_elements_rank(%x: tensor<4x5xf32>, %i: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+2 {{'tcc.gather_elements' op expects indices of x's rank 2, got rank 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.gather_elements %x, %i : (tensor<4x5xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @gather_elements_larger(%x: tensor<4x5xf32>, %i: tensor<4x6xi64>) -> tensor<4x6xf32> {
+  // expected-error @+2 {{'tcc.gather_elements' op indices dim 1 (6) exceeds x's (5)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.gather_elements %x, %i : (tensor<4x5xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}

@@ -387,6 +387,16 @@ func.func @slice(%x: tensor<?x197xf32>, %i: tensor<8xi32>) {
 }
 
 // axis = 0 is the default and is elided; indices are i32 or i64.
+// A dynamic x with smaller indices; the declared type may refine a dim.
+// CHECK-LABEL: func.func @gather_elements
+//       CHECK:   tcc.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<?x1000xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+//       CHECK:   tcc.gather_elements %{{.*}}, %{{.*}} : (tensor<4x5xi32>, tensor<?x2xi32>) -> tensor<3x2xi32>
+func.func @gather_elements(%x: tensor<?x1000xf32>, %i: tensor<?x1xi64>, %y: tensor<4x5xi32>, %j: tensor<?x2xi32>) -> (tensor<?x1xf32>, tensor<3x2xi32>) {
+  %0 = tcc.gather_elements %x, %i {axis = 1 : i64} : (tensor<?x1000xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+  %1 = tcc.gather_elements %y, %j : (tensor<4x5xi32>, tensor<?x2xi32>) -> tensor<3x2xi32>
+  return %0, %1 : tensor<?x1xf32>, tensor<3x2xi32>
+}
+
 // CHECK-LABEL: func.func @gather
 //       CHECK:   tcc.gather %{{.*}}, %{{.*}} : (tensor<32000x512xf32>, tensor<?x16xi64>) -> tensor<?x16x512xf32>
 //       CHECK:   tcc.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x5x6xbf16>, tensor<3xi32>) -> tensor<4x3x6xbf16>

@@ -521,6 +521,7 @@ TCC_REDUCE_INFER(ReduceSumOp)
 TCC_REDUCE_INFER(ReduceMeanOp)
 TCC_REDUCE_INFER(ReduceMaxOp)
 TCC_REDUCE_INFER(ReduceMinOp)
+TCC_REDUCE_INFER(ReduceProdOp)
 
 static LogicalResult verifyAxisInRange(Operation *op, int64_t axis,
                                        int64_t rank) {
@@ -1327,6 +1328,35 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
 }
 TCC_COMPATIBLE_RETURN_TYPES(GatherOp)
 LogicalResult GatherOp::verify() { return success(); }
+
+LogicalResult GatherElementsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor ad,
+    SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(ad.getX()), idx = rankedOrNull(ad.getIndices());
+  if (!x || !idx)
+    return fail(loc, getOperationName(), "expects ranked tensor operands");
+  if (x.getRank() != idx.getRank())
+    return fail(loc, getOperationName(),
+                llvm::formatv("expects indices of x's rank {0}, got rank {1}",
+                              x.getRank(), idx.getRank())
+                    .str());
+  auto axis = normalizeAxis(ad.getAxis(), x.getRank());
+  if (!axis)
+    return fail(loc, getOperationName(),
+                llvm::formatv("axis {0} is out of range for rank {1}",
+                              ad.getAxis(), x.getRank())
+                    .str());
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    if (d != *axis && !x.isDynamicDim(d) && !idx.isDynamicDim(d) &&
+        idx.getDimSize(d) > x.getDimSize(d))
+      return fail(loc, getOperationName(),
+                  llvm::formatv("indices dim {0} ({1}) exceeds x's ({2})", d,
+                                idx.getDimSize(d), x.getDimSize(d))
+                      .str());
+  inferred.push_back(RankedTensorType::get(idx.getShape(), x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(GatherElementsOp)
 
 //===----------------------------------------------------------------------===//
 // MaskSelectOp, NonzeroOp

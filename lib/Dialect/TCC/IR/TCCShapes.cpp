@@ -161,6 +161,7 @@ TCC_REIFY_REDUCE(ReduceSumOp)
 TCC_REIFY_REDUCE(ReduceMeanOp)
 TCC_REIFY_REDUCE(ReduceMaxOp)
 TCC_REIFY_REDUCE(ReduceMinOp)
+TCC_REIFY_REDUCE(ReduceProdOp)
 
 LogicalResult MatmulOp::reifyResultShapes(OpBuilder &b,
                                           ReifiedRankedShapedTypeDims &shapes) {
@@ -310,6 +311,13 @@ LogicalResult SliceOp::reifyResultShapes(OpBuilder &b,
     dims.push_back(size);
   }
   shapes.push_back(dims);
+  return success();
+}
+
+LogicalResult
+GatherElementsOp::reifyResultShapes(OpBuilder &b,
+                                    ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getIndices()));
   return success();
 }
 

@@ -223,6 +223,8 @@ def TCC_ReduceSumOp : TCC_ReduceOp<"reduce_sum", "a sum">;
 def TCC_ReduceMeanOp : TCC_ReduceOp<"reduce_mean", "the mean", TCC_FloatTensor>;
 def TCC_ReduceMaxOp : TCC_ReduceOp<"reduce_max", "the maximum">;
 def TCC_ReduceMinOp : TCC_ReduceOp<"reduce_min", "the minimum">;
+def TCC_ReduceProdOp : TCC_ReduceOp<"reduce_prod",
+    "the product (1 over an empty range; integers wrap)">;
 
 class TCC_SoftmaxLikeOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
   let summary = math # " along `axis`";
@@ -537,6 +539,25 @@ def TCC_GatherOp : TCC_InferredOp<"gather"> {
                    DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs TCC_Tensor:$result);
   let hasVerifier = 1;
+}
+
+def TCC_GatherElementsOp : TCC_InferredOp<"gather_elements"> {
+  let summary = "picks one element of x per index, along `axis`";
+  let description = [{
+    torch.gather / ONNX GatherElements: `indices` has x's rank and the
+    result its shape; `result[i0, ..., ik, ...] = x[i0, ..., indices[i0, ...,
+    ik, ...], ...]` with the index replacing dim `axis`. Along the other dims
+    `indices` may be smaller than x, never larger. Negative indices wrap
+    once; indices outside [-dim, dim) and a larger dim are runtime errors.
+
+    Example:
+    ```mlir
+    %0 = tcc.gather_elements %logp, %target {axis = 1 : i64} : (tensor<?x1000xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, TCC_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs TCC_Tensor:$result);
 }
 
 def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
