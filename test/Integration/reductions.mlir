@@ -129,3 +129,15 @@ func.func @special_values(%x: tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2xf32>,
   %3 = tcc.softmax %x {axis = 1 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0, %1, %2, %3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x4xf32>
 }
+
+// reduce_prod: floats over a static and a dynamic axis, integers (which
+// wrap), keep_dims, all axes.
+// RUN: tcc-run %s --function=prod --input=6x5xf32=random --input=3x4xi32=random --check-reference | FileCheck %s --check-prefix=PROD
+// PROD-COUNT-3: [SUCCESS] result[{{[0-2]}}] matches the reference
+// PROD-NOT: FAILURE
+func.func @prod(%x: tensor<?x5xf32>, %y: tensor<3x?xi32>) -> (tensor<?xf32>, tensor<1x5xf32>, tensor<i32>) {
+  %0 = tcc.reduce_prod %x {axes = array<i64: 1>} : (tensor<?x5xf32>) -> tensor<?xf32>
+  %1 = tcc.reduce_prod %x {axes = array<i64: 0>, keep_dims = true} : (tensor<?x5xf32>) -> tensor<1x5xf32>
+  %2 = tcc.reduce_prod %y {axes = array<i64>} : (tensor<3x?xi32>) -> tensor<i32>
+  return %0, %1, %2 : tensor<?xf32>, tensor<1x5xf32>, tensor<i32>
+}

@@ -123,3 +123,27 @@
 // RUN: tcc-import-onnx %onnx_data/node/test_dropout_default_mask/model.onnx | FileCheck %s --check-prefix=MASK
 //   MASK:   %[[M:.+]] = tcc.constant dense<true> : tensor<3x4x5xi1>
 //   MASK:   return %arg0, %[[M]]
+
+// GatherElements is tcc.gather_elements; ReduceProd tcc.reduce_prod.
+// RUN: tcc-import-onnx %onnx_data/node/test_gather_elements_negative_indices/model.onnx | FileCheck %s --check-prefix=GATHER_EL
+// GATHER_EL:   tcc.gather_elements %arg0, %arg1 : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+// RUN: tcc-import-onnx %onnx_data/node/test_reduce_prod_default_axes_keepdims_example/model.onnx | FileCheck %s --check-prefix=PROD
+// PROD:   tcc.reduce_prod %arg0 {axes = array<i64: 0, 1, 2>, keep_dims = true} : (tensor<3x2x2xf32>) -> tensor<1x1x1xf32>
+
+// Hardmax: the first maximum's index (as ArgMax), compared with an iota
+// along the axis, cast to x's type.
+// RUN: tcc-import-onnx %onnx_data/node/test_hardmax_axis_1/model.onnx | FileCheck %s --check-prefix=HARDMAX
+// HARDMAX:   %[[M:.+]] = tcc.reduce_min %{{.+}} {axes = array<i64: 1>, keep_dims = true} : (tensor<3x4x5xi64>) -> tensor<3x1x5xi64>
+// HARDMAX:   %[[HIT:.+]] = tcc.cmp %{{.+}}, %[[M]] {predicate = "eq"} : (tensor<1x4x1xi64>, tensor<3x1x5xi64>) -> tensor<3x4x5xi1>
+// HARDMAX:   tcc.cast %[[HIT]] : (tensor<3x4x5xi1>) -> tensor<3x4x5xf32>
+
+// CumSum: a product with a 0/1 matrix (row i feeds sum j when i <= j),
+// summed over the axis; EyeLike a constant.
+// RUN: tcc-import-onnx %onnx_data/node/test_cumsum_2d_axis_0/model.onnx --bind-input=1=%onnx_data/node/test_cumsum_2d_axis_0/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=CUMSUM
+// CUMSUM:   %[[X:.+]] = tcc.reshape %arg0 : (tensor<2x3xf64>) -> tensor<2x1x3xf64>
+// CUMSUM:   tcc.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf64>
+// CUMSUM:   %[[P:.+]] = tcc.mul %[[X]], %{{.+}} : (tensor<2x1x3xf64>, tensor<2x2x1xf64>) -> tensor<2x2x3xf64>
+// CUMSUM:   tcc.reduce_sum %[[P]] {axes = array<i64: 0>} : (tensor<2x2x3xf64>) -> tensor<2x3xf64>
+// RUN: tcc-import-onnx %onnx_data/node/test_eyelike_with_dtype/model.onnx | FileCheck %s --check-prefix=EYE
+// EYE:   %[[E:.+]] = tcc.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, {{.+}}]]> : tensor<3x4xf64>
+// EYE:   return %[[E]]

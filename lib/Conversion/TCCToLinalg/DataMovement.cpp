@@ -489,8 +489,9 @@ struct GatherElementsToGeneric : OpRewritePattern<GatherElementsOp> {
                                          arith::CmpIPredicate::ule, n,
                                          dimValue(rewriter, loc, x, d));
       cf::AssertOp::create(rewriter, loc, fits,
-                           "tcc.gather_elements: indices dim " + Twine(d) +
-                               " exceeds x's");
+                           ("tcc.gather_elements: indices dim " + Twine(d) +
+                            " exceeds x's")
+                               .str());
     }
     Value init = emptyTensor(rewriter, loc, out, dims);
     auto identity = AffineMap::getMultiDimIdentityMap(rank, ctx);

@@ -52,6 +52,14 @@ Type mlir::tcc::onnx_import::elementTypeOf(MLIRContext *ctx, DType d) {
   return {};
 }
 
+std::optional<DType> mlir::tcc::onnx_import::dtypeOfElement(Type t) {
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
+                  DType::I8, DType::I32, DType::I64})
+    if (elementTypeOf(t.getContext(), d) == t)
+      return d;
+  return std::nullopt;
+}
+
 namespace {
 
 /// Element i of an integer tensor, exactly (doubles lose int64 bits:

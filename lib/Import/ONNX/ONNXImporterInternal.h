@@ -24,6 +24,8 @@ namespace mlir::tcc::onnx_import {
 
 std::optional<::tcc::runtime::DType> dtypeOf(int32_t onnxType);
 Type elementTypeOf(MLIRContext *ctx, ::tcc::runtime::DType dtype);
+/// The inverse of elementTypeOf.
+std::optional<::tcc::runtime::DType> dtypeOfElement(Type element);
 
 /// Stores an integer exactly (HostTensor::setDouble loses int64 bits).
 inline void setInteger(::tcc::runtime::HostTensor &t, int64_t i, int64_t v) {

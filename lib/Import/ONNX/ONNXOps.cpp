@@ -11,7 +11,6 @@
 #include "ONNXImporterInternal.h"
 
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
-#include "tcc/Runtime/MLIRTypes.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
@@ -1737,7 +1736,7 @@ FailureOr<Value> cumSum(NodeContext &c) {
   SmallVector<int64_t> wide(t.getShape());
   wide.insert(wide.begin() + *axis + 1, 1);
   Value xe = TRY(reshapeTo(c, x, wide, true));
-  ::tcc::runtime::HostTensor m(*::tcc::runtime::dtypeFromMLIRType(t.getElementType()), {n, n});
+  ::tcc::runtime::HostTensor m(*dtypeOfElement(t.getElementType()), {n, n});
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       bool feeds = reverse ? (exclusive ? i > j : i >= j)
@@ -1762,7 +1761,7 @@ FailureOr<Value> eyeLike(NodeContext &c) {
     return c.fail("needs a static 2-D input");
   std::optional<::tcc::runtime::DType> d =
       c.attr("dtype") ? dtypeOf(static_cast<int32_t>(c.intAttr("dtype", 0)))
-                      : ::tcc::runtime::dtypeFromMLIRType(t.getElementType());
+                      : dtypeOfElement(t.getElementType());
   if (!d)
     return c.fail("its dtype is not a tcc element type");
   int64_t rows = t.getDimSize(0), cols = t.getDimSize(1), k = c.intAttr("k", 0);

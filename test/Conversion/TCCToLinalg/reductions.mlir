@@ -219,3 +219,19 @@ func.func @batch_norm(%x: tensor<?x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf
       : (tensor<?x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
   return %0 : tensor<?x3x4x4xf32>
 }
+
+// -----
+
+// reduce_prod starts from 1 and multiplies (muli on integers).
+// CHECK-LABEL: func.func @reduce_prod
+//       CHECK:   %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+//       CHECK:   linalg.fill ins(%[[ONE]] : f32)
+//       CHECK:   arith.mulf
+//       CHECK:   %[[IONE:.+]] = arith.constant 1 : i32
+//       CHECK:   linalg.fill ins(%[[IONE]] : i32)
+//       CHECK:   arith.muli
+func.func @reduce_prod(%x: tensor<?x3xf32>, %y: tensor<4x?xi32>) -> (tensor<?xf32>, tensor<4x1xi32>) {
+  %0 = tcc.reduce_prod %x {axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<?xf32>
+  %1 = tcc.reduce_prod %y {axes = array<i64: -1>, keep_dims = true} : (tensor<4x?xi32>) -> tensor<4x1xi32>
+  return %0, %1 : tensor<?xf32>, tensor<4x1xi32>
+}

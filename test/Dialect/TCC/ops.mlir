@@ -166,6 +166,7 @@ func.func @cast(%x: tensor<4xf32>, %y: tensor<?x2xi8>) {
 //       CHECK:   tcc.reduce_max %{{.*}} {axes = array<i64: -1, 0>} : (tensor<2x3x4xi8>) -> tensor<3xi8>
 //       CHECK:   tcc.reduce_mean %{{.*}} {axes = array<i64>, keep_dims = true} : (tensor<2x?xf16>) -> tensor<1x1xf16>
 //       CHECK:   tcc.reduce_min %{{.*}} {axes = array<i64: 1>} : (tensor<2x3xbf16>) -> tensor<2xbf16>
+//       CHECK:   tcc.reduce_prod %{{.*}} {axes = array<i64: 2>} : (tensor<2x3x4xi32>) -> tensor<2x3xi32>
 func.func @reductions(%x: tensor<?x768xf32>, %i: tensor<2x3x4xi32>, %i8: tensor<2x3x4xi8>,
                       %h: tensor<2x?xf16>, %bf: tensor<2x3xbf16>) {
   %0 = tcc.reduce_sum %x {axes = array<i64: -1>, keep_dims = true} : (tensor<?x768xf32>) -> tensor<?x1xf32>
@@ -176,6 +177,7 @@ func.func @reductions(%x: tensor<?x768xf32>, %i: tensor<2x3x4xi32>, %i8: tensor<
   %5 = tcc.reduce_max %i8 {axes = array<i64: -1, 0>} : (tensor<2x3x4xi8>) -> tensor<3xi8>
   %6 = tcc.reduce_mean %h {axes = array<i64>, keep_dims = true} : (tensor<2x?xf16>) -> tensor<1x1xf16>
   %7 = tcc.reduce_min %bf {axes = array<i64: 1>} : (tensor<2x3xbf16>) -> tensor<2xbf16>
+  %8 = tcc.reduce_prod %i {axes = array<i64: 2>} : (tensor<2x3x4xi32>) -> tensor<2x3xi32>
   return
 }
 
