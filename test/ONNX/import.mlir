@@ -147,3 +147,38 @@
 // RUN: tcc-import-onnx %onnx_data/node/test_eyelike_with_dtype/model.onnx | FileCheck %s --check-prefix=EYE
 // EYE:   %[[E:.+]] = tcc.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, {{.+}}]]> : tensor<3x4xf64>
 // EYE:   return %[[E]]
+
+// Pooling tcc's pool ops do not cover (here ceil_mode) is composed of
+// strided slices: padded with -inf (the ceil's extra end row/column), one
+// slice per kernel position along each dim in turn, combined by maximum.
+// RUN: tcc-import-onnx %onnx_data/node/test_maxpool_2d_ceil/model.onnx | FileCheck %s --check-prefix=CEIL
+// CEIL:   %[[NINF:.+]] = tcc.constant dense<0xFF800000> : tensor<1x1x1x4xf32>
+// CEIL:   tcc.concat %arg0, %[[NINF]] {axis = 2 : i64}
+// CEIL:   tcc.slice %{{.+}} {ends = array<i64: 9223372036854775807, 9223372036854775807, 3, 9223372036854775807>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 2, 1>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x5xf32>
+// CEIL-COUNT-2:   tcc.maximum {{.+}} -> tensor<1x1x2x5xf32>
+// CEIL-COUNT-2:   tcc.maximum {{.+}} -> tensor<1x1x2x2xf32>
+// CEIL-NOT:   tcc.maximum
+// count_include_pad: a sum of zero-padded slices divided by a constant of
+// the window sizes.
+// RUN: tcc-import-onnx %onnx_data/node/test_averagepool_2d_pads_count_include_pad/model.onnx | FileCheck %s --check-prefix=INCLUDE_PAD
+// INCLUDE_PAD-COUNT-2:   tcc.add {{.+}} -> tensor<1x3x30x32xf32>
+// INCLUDE_PAD:   tcc.add {{.+}} -> tensor<1x3x30x30xf32>
+// INCLUDE_PAD:   %[[S:.+]] = tcc.add {{.+}} -> tensor<1x3x30x30xf32>
+// INCLUDE_PAD:   %[[D:.+]] = tcc.constant dense_resource<{{.+}}> : tensor<1x1x30x30xf32>
+// INCLUDE_PAD:   tcc.div %[[S]], %[[D]]
+
+// Conv3d: one tcc.conv2d per kernel depth over (N * D', C, H, W), summed.
+// RUN: tcc-import-onnx %onnx_data/pytorch-converted/test_Conv3d_no_bias/model.onnx | FileCheck %s --check-prefix=CONV3D
+// CONV3D:   tcc.transpose %arg0 {permutation = array<i64: 0, 2, 1, 3, 4>}
+// CONV3D:   %[[A:.+]] = tcc.conv2d {{.+}} : (tensor<4x3x4x5xf32>, tensor<4x3x3x4xf32>) -> tensor<4x4x2x2xf32>
+// CONV3D:   %[[B:.+]] = tcc.conv2d {{.+}} : (tensor<4x3x4x5xf32>, tensor<4x3x3x4xf32>) -> tensor<4x4x2x2xf32>
+// CONV3D:   tcc.add %[[A]], %[[B]]
+// CONV3D:   tcc.transpose %{{.+}} {permutation = array<i64: 0, 2, 1, 3, 4>} : (tensor<2x2x4x2x2xf32>) -> tensor<2x4x2x2x2xf32>
+
+// ConvTranspose: a conv2d with the weight's channels swapped, its kernel
+// flipped (gathers), padded by kernel - 1 - pads.
+// RUN: tcc-import-onnx %onnx_data/node/test_convtranspose/model.onnx | FileCheck %s --check-prefix=CONVT
+// CONVT:   tcc.transpose %{{.+}} {permutation = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x1x2x3x3xf32>) -> tensor<1x2x1x3x3xf32>
+// CONVT:   %[[R:.+]] = tcc.constant dense<[2, 1, 0]> : tensor<3xi64>
+// CONVT:   tcc.gather %{{.+}}, %[[R]] {axis = 2 : i64}
+// CONVT:   tcc.conv2d %arg0, %{{.+}} {dilations = array<i64: 1, 1>, padding = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>

@@ -545,30 +545,41 @@ FailureOr<Value> softmax(NodeContext &c, llvm::StringRef name) {
   return reshapeTo(c, *s, back, true);
 }
 
-/// Spatial attributes of Conv and the pools: 2-D only; pads as [top,
-/// left, bottom, right]; auto_pad SAME_* computed from static sizes.
+/// Spatial attributes of Conv and the pools over the n = rank - 2 spatial
+/// dims of x (N, C, spatial...): pads as [begin..., end...] (for 2-D
+/// [top, left, bottom, right], tcc's order); auto_pad SAME_* computed from
+/// static sizes.
 struct Window {
   SmallVector<int64_t> kernel, strides, dilations, pads;
+  int64_t spatial() const { return kernel.size(); }
 };
 
 FailureOr<Window> windowOf(NodeContext &c, Value x,
                            std::optional<SmallVector<int64_t>> kernel) {
   RankedTensorType t = typeOf(x);
-  if (t.getRank() != 4)
-    return c.fail("only 2-D (NCHW) windows are supported, got rank " +
+  int64_t n = t.getRank() - 2;
+  if (n < 1 || n > 3)
+    return c.fail("expects 1 to 3 spatial dims, got rank " +
                   std::to_string(t.getRank()));
   Window w;
-  if (!kernel || kernel->size() != 2)
-    return c.fail("needs a 2-D kernel_shape");
+  if (!kernel || int64_t(kernel->size()) != n)
+    return c.fail("needs a kernel_shape of " + std::to_string(n) + " dims");
   w.kernel = *kernel;
-  w.strides = c.intsAttr("strides").value_or(SmallVector<int64_t>{1, 1});
-  w.dilations = c.intsAttr("dilations").value_or(SmallVector<int64_t>{1, 1});
-  w.pads = c.intsAttr("pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
-  if (w.strides.size() != 2 || w.dilations.size() != 2 || w.pads.size() != 4)
-    return c.fail("strides, dilations and pads must be 2-D");
+  w.strides = c.intsAttr("strides").value_or(SmallVector<int64_t>(n, 1));
+  w.dilations = c.intsAttr("dilations").value_or(SmallVector<int64_t>(n, 1));
+  w.pads = c.intsAttr("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (int64_t(w.strides.size()) != n || int64_t(w.dilations.size()) != n ||
+      int64_t(w.pads.size()) != 2 * n)
+    return c.fail("strides, dilations and pads must match the kernel's " +
+                  std::to_string(n) + " dims");
+  for (int64_t d = 0; d < n; ++d)
+    if (w.kernel[d] < 1 || w.strides[d] < 1 || w.dilations[d] < 1 ||
+        w.pads[d] < 0 || w.pads[d + n] < 0)
+      return c.fail("kernel, strides and dilations must be positive, pads "
+                    "not negative");
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    for (int64_t d = 0; d < 2; ++d) {
+    for (int64_t d = 0; d < n; ++d) {
       int64_t in = t.getDimSize(2 + d);
       if (ShapedType::isDynamic(in))
         return c.fail("auto_pad " + autoPad + " needs static spatial dims");
@@ -578,10 +589,10 @@ FailureOr<Window> windowOf(NodeContext &c, Value x,
                  w.dilations[d] * (w.kernel[d] - 1) + 1 - in);
       int64_t small = total / 2, large = total - small;
       w.pads[d] = autoPad == "SAME_UPPER" ? small : large;
-      w.pads[d + 2] = autoPad == "SAME_UPPER" ? large : small;
+      w.pads[d + n] = autoPad == "SAME_UPPER" ? large : small;
     }
   } else if (autoPad == "VALID") {
-    w.pads = {0, 0, 0, 0};
+    w.pads.assign(2 * n, 0);
   } else if (autoPad != "NOTSET") {
     return c.fail("auto_pad '" + autoPad + "' is not supported");
   }
@@ -628,71 +639,350 @@ void widenAttributes(NodeContext &c, std::optional<SmallVector<int64_t>> &kernel
   widen("pads", 0);
 }
 
+FailureOr<Value> padConstantAlong(NodeContext &c, Value x, int64_t d,
+                                  int64_t before, int64_t after, double value);
+
+/// A strided slice of x along `dim`: `count` elements from `start`, `step`
+/// apart.
+FailureOr<Value> stridedSlice(NodeContext &c, Value x, int64_t dim,
+                              int64_t start, int64_t count, int64_t step) {
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX), steps(rank, 1);
+  starts[dim] = start;
+  ends[dim] = start + (count - 1) * step + 1;
+  steps[dim] = step;
+  return c.build1("tcc.slice", {x},
+                  {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                   c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
+                   c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
+}
+
+/// Pooling that tcc's 2-D pool ops do not cover (3-D windows, dilations,
+/// ceil_mode, count_include_pad), composed at import: x padded with -inf
+/// (max) or 0 (average); max and sum are separable, so one spatial dim at a
+/// time, one strided slice per kernel position along it, combined by
+/// maximum or add (sum(kernel) slices in all). Averages divide by a
+/// constant of each window's element count (inside the input, or inside
+/// input and explicit pads with count_include_pad). ceil_mode adds end
+/// padding that never counts; as in PyTorch, no window starts in it.
+FailureOr<Value> windowBySlices(NodeContext &c, Value x, const Window &w,
+                                bool isMax, bool includePad, bool ceil) {
+  RankedTensorType t = typeOf(x);
+  int64_t n = w.spatial();
+  if (!t.hasStaticShape())
+    return c.fail("this pooling is composed at import and needs static shapes");
+  int64_t positions = 0;
+  for (int64_t k : w.kernel)
+    positions += k;
+  if (positions > 4096)
+    return c.fail("a pooling window longer than 4096 in all");
+  SmallVector<int64_t> out(n), extra(n);
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t in = t.getDimSize(2 + d), pb = w.pads[d], pe = w.pads[d + n];
+    int64_t eff = w.dilations[d] * (w.kernel[d] - 1) + 1;
+    int64_t span = in + pb + pe - eff;
+    if (span < 0)
+      return c.fail("the window is larger than the padded input");
+    int64_t o = span / w.strides[d] + 1;
+    if (ceil && span % w.strides[d] != 0) {
+      ++o;
+      if ((o - 1) * w.strides[d] >= in + pb)
+        --o;
+    }
+    out[d] = o;
+    extra[d] = std::max<int64_t>(0, (o - 1) * w.strides[d] + eff - (in + pb + pe));
+  }
+  double fill = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  Value xp = x;
+  for (int64_t d = 0; d < n; ++d)
+    xp = TRY(padConstantAlong(c, xp, 2 + d, w.pads[d], w.pads[d + n] + extra[d],
+                              fill));
+  Value acc = xp;
+  for (int64_t d = 0; d < n; ++d) {
+    Value along;
+    for (int64_t a = 0; a < w.kernel[d]; ++a) {
+      Value part = TRY(stridedSlice(c, acc, 2 + d, a * w.dilations[d], out[d],
+                                    w.strides[d]));
+      along = !along ? part
+                     : TRY(c.build1(isMax ? "tcc.maximum" : "tcc.add",
+                                    {along, part}));
+    }
+    acc = along;
+  }
+  if (isMax)
+    return acc;
+  // Per dim, how many of a window's positions count; the product is the
+  // divisor of each output element.
+  SmallVector<SmallVector<int64_t>> counts(n);
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t in = t.getDimSize(2 + d), pb = w.pads[d], pe = w.pads[d + n];
+    int64_t lo = includePad ? 0 : pb, hi = includePad ? in + pb + pe : pb + in;
+    for (int64_t o = 0; o < out[d]; ++o) {
+      int64_t k = 0;
+      for (int64_t a = 0; a < w.kernel[d]; ++a) {
+        int64_t q = o * w.strides[d] + a * w.dilations[d];
+        k += q >= lo && q < hi;
+      }
+      counts[d].push_back(k);
+    }
+  }
+  std::vector<int64_t> shape = {1, 1};
+  shape.insert(shape.end(), out.begin(), out.end());
+  ::tcc::runtime::HostTensor divisor(*dtypeOfElement(t.getElementType()), shape);
+  SmallVector<int64_t> idx(n, 0);
+  for (int64_t i = 0, e = divisor.numElements(); i < e; ++i) {
+    double v = 1;
+    for (int64_t d = 0; d < n; ++d)
+      v *= counts[d][idx[d]];
+    divisor.setDouble(i, v);
+    for (int64_t d = n - 1; d >= 0; --d) {
+      if (++idx[d] < out[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return c.build1("tcc.div",
+                  {acc, c.importer.constant(c.b, c.loc, divisor, "")});
+}
+
+/// Conv over 3 spatial dims (N, C, D, H, W) as tcc.conv2d's over (H, W):
+/// D padded, moved next to N and folded into the batch; one conv2d per
+/// kernel depth on the depth positions it reads (a strided slice), with
+/// that depth's weight slice; the sum unfolded back.
+FailureOr<Value> convByDepthSlices(NodeContext &c, Value x, Value weight,
+                                   Value bias, const Window &w, int64_t groups) {
+  RankedTensorType t = typeOf(x), wt = typeOf(weight);
+  if (ShapedType::isDynamic(t.getDimSize(2)) || !wt.hasStaticShape())
+    return c.fail("a 3-D convolution needs a static depth and weight");
+  int64_t kD = w.kernel[0], dd = w.dilations[0], sd = w.strides[0];
+  Value xp = TRY(padConstantAlong(c, x, 2, w.pads[0], w.pads[3], 0.0));
+  int64_t dp = typeOf(xp).getDimSize(2);
+  int64_t span = dp - (dd * (kD - 1) + 1);
+  if (span < 0)
+    return c.fail("the kernel is deeper than the padded input");
+  int64_t depthOut = span / sd + 1;
+  Value xt = TRY(c.build1(
+      "tcc.transpose", {xp},
+      {c.named("permutation", c.b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}))}));
+  auto folded = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) ? ShapedType::kDynamic : a * b;
+  };
+  Value acc;
+  for (int64_t kd = 0; kd < kD; ++kd) {
+    Value part = TRY(stridedSlice(c, xt, 1, kd * dd, depthOut, sd));
+    RankedTensorType pt = typeOf(part);
+    part = TRY(reshapeTo(c, part,
+                         {folded(pt.getDimSize(0), depthOut), pt.getDimSize(2),
+                          pt.getDimSize(3), pt.getDimSize(4)},
+                         true));
+    Value wk = TRY(stridedSlice(c, weight, 2, kd, 1, 1));
+    wk = TRY(reshapeTo(c, wk,
+                       {wt.getDimSize(0), wt.getDimSize(1), wt.getDimSize(3),
+                        wt.getDimSize(4)},
+                       true));
+    SmallVector<Value> operands = {part, wk};
+    if (bias && kd == 0)
+      operands.push_back(bias);
+    Value y = TRY(c.build1(
+        "tcc.conv2d", operands,
+        {c.named("strides", c.b.getDenseI64ArrayAttr({w.strides[1],
+                                                      w.strides[2]})),
+         c.named("padding", c.b.getDenseI64ArrayAttr({w.pads[1], w.pads[2],
+                                                      w.pads[4], w.pads[5]})),
+         c.named("dilations", c.b.getDenseI64ArrayAttr({w.dilations[1],
+                                                        w.dilations[2]})),
+         c.named("groups", c.b.getI64IntegerAttr(groups))}));
+    acc = acc ? TRY(c.build1("tcc.add", {acc, y})) : y;
+  }
+  RankedTensorType yt = typeOf(acc);
+  Value y = TRY(reshapeTo(c, acc,
+                          {t.getDimSize(0), depthOut, yt.getDimSize(1),
+                           yt.getDimSize(2), yt.getDimSize(3)},
+                          true));
+  return c.build1("tcc.transpose", {y},
+                  {c.named("permutation",
+                           c.b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}))});
+}
+
+/// A convolution over 1 to 3 spatial dims: 1-D through conv2d over (N, C,
+/// 1, L), 2-D tcc.conv2d, 3-D convByDepthSlices.
+FailureOr<Value> convWindow(NodeContext &c, Value x, Value weight, Value bias,
+                            const Window &w, int64_t groups) {
+  if (typeOf(weight).getRank() != typeOf(x).getRank())
+    return c.fail("the weight's rank differs from the input's");
+  if (w.spatial() == 3)
+    return convByDepthSlices(c, x, weight, bias, w, groups);
+  bool oneD = w.spatial() == 1;
+  if (oneD) {
+    x = TRY(addUnitDim(c, x));
+    weight = TRY(addUnitDim(c, weight));
+  }
+  auto two = [&](ArrayRef<int64_t> v, int64_t lead) {
+    return oneD ? SmallVector<int64_t>{lead, v[0]} : SmallVector<int64_t>(v);
+  };
+  SmallVector<int64_t> pads =
+      oneD ? SmallVector<int64_t>{0, w.pads[0], 0, w.pads[1]} : w.pads;
+  SmallVector<Value> operands = {x, weight};
+  if (bias)
+    operands.push_back(bias);
+  Value y = TRY(c.build1(
+      "tcc.conv2d", operands,
+      {c.named("strides", c.b.getDenseI64ArrayAttr(two(w.strides, 1))),
+       c.named("padding", c.b.getDenseI64ArrayAttr(pads)),
+       c.named("dilations", c.b.getDenseI64ArrayAttr(two(w.dilations, 1))),
+       c.named("groups", c.b.getI64IntegerAttr(groups))}));
+  return oneD ? dropUnitDim(c, y) : FailureOr<Value>(y);
+}
+
 FailureOr<Value> conv(NodeContext &c) {
   Value x = c.operand(0), weight = c.operand(1);
   if (!weight)
     return c.fail("has no weight");
-  if (typeOf(x).getRank() == 3 && typeOf(weight).getRank() == 3) {
-    // Conv1d: through conv2d over (N, C, 1, L).
-    Value x4 = TRY(addUnitDim(c, x));
-    Value w4 = TRY(addUnitDim(c, weight));
-    std::optional<SmallVector<int64_t>> kernel = c.intsAttr("kernel_shape");
-    if (!kernel)
-      kernel = SmallVector<int64_t>{typeOf(weight).getDimSize(2)};
-    SmallVector<NamedAttribute> wide;
-    widenAttributes(c, kernel, wide);
-    auto get = [&](llvm::StringRef name, SmallVector<int64_t> otherwise) {
-      for (NamedAttribute a : wide)
-        if (a.getName() == name)
-          return SmallVector<int64_t>(
-              cast<DenseI64ArrayAttr>(a.getValue()).asArrayRef());
-      return otherwise;
-    };
-    if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
-      return c.fail("auto_pad with a 1-D convolution is not supported");
-    SmallVector<Value> operands = {x4, w4};
-    if (c.operand(2))
-      operands.push_back(c.operand(2));
-    Value y = TRY(c.build1(
-        "tcc.conv2d", operands,
-        {c.named("strides", c.b.getDenseI64ArrayAttr(get("strides", {1, 1}))),
-         c.named("padding",
-                 c.b.getDenseI64ArrayAttr(get("pads", {0, 0, 0, 0}))),
-         c.named("dilations",
-                 c.b.getDenseI64ArrayAttr(get("dilations", {1, 1}))),
-         c.named("groups", c.b.getI64IntegerAttr(c.intAttr("group", 1)))}));
-    return dropUnitDim(c, y);
-  }
   RankedTensorType wt = typeOf(weight);
   std::optional<SmallVector<int64_t>> kernel = c.intsAttr("kernel_shape");
-  if (!kernel && wt.getRank() == 4)
-    kernel = SmallVector<int64_t>{wt.getDimSize(2), wt.getDimSize(3)};
+  if (!kernel && wt.getRank() >= 3)
+    kernel = SmallVector<int64_t>(wt.getShape().drop_front(2));
   FailureOr<Window> w = windowOf(c, x, kernel);
   if (failed(w))
     return failure();
-  SmallVector<Value> operands = {x, weight};
-  if (c.operand(2))
-    operands.push_back(c.operand(2));
-  return c.build1("tcc.conv2d", operands,
-                  {c.named("strides", c.b.getDenseI64ArrayAttr(w->strides)),
-                   c.named("padding", c.b.getDenseI64ArrayAttr(w->pads)),
-                   c.named("dilations",
-                           c.b.getDenseI64ArrayAttr(w->dilations)),
-                   c.named("groups",
-                           c.b.getI64IntegerAttr(c.intAttr("group", 1)))});
+  return convWindow(c, x, weight, c.operand(2), *w, c.intAttr("group", 1));
+}
+
+/// ConvTranspose as a convolution: x with stride - 1 zeros between its
+/// elements (per spatial dim), the weight's kernel flipped and its in/out
+/// channels swapped per group, padded by dilation * (kernel - 1) - pads
+/// (output_padding at the end); output_shape or auto_pad fix the pads the
+/// ONNX way.
+FailureOr<Value> convTranspose(NodeContext &c) {
+  Value x = c.operand(0), weight = c.operand(1);
+  if (!weight)
+    return c.fail("has no weight");
+  RankedTensorType t = typeOf(x), wt = typeOf(weight);
+  int64_t n = t.getRank() - 2, groups = c.intAttr("group", 1);
+  if (n < 1 || n > 3 || wt.getRank() != t.getRank() || !wt.hasStaticShape())
+    return c.fail("expects a static weight of the input's rank, 1 to 3 "
+                  "spatial dims");
+  if (groups < 1 || wt.getDimSize(0) % groups != 0)
+    return c.fail("the weight's dim 0 is not a multiple of group");
+  SmallVector<int64_t> kernel = c.intsAttr("kernel_shape").value_or(
+      SmallVector<int64_t>(wt.getShape().drop_front(2)));
+  SmallVector<int64_t> strides =
+      c.intsAttr("strides").value_or(SmallVector<int64_t>(n, 1));
+  SmallVector<int64_t> dilations =
+      c.intsAttr("dilations").value_or(SmallVector<int64_t>(n, 1));
+  SmallVector<int64_t> outPad =
+      c.intsAttr("output_padding").value_or(SmallVector<int64_t>(n, 0));
+  SmallVector<int64_t> pads =
+      c.intsAttr("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (int64_t(kernel.size()) != n || int64_t(strides.size()) != n ||
+      int64_t(dilations.size()) != n || int64_t(outPad.size()) != n ||
+      int64_t(pads.size()) != 2 * n)
+    return c.fail("kernel_shape, strides, dilations, output_padding and pads "
+                  "must match the spatial dims");
+  for (int64_t d = 0; d < n; ++d)
+    if (kernel[d] != wt.getDimSize(2 + d) || strides[d] < 1 ||
+        dilations[d] < 1 || outPad[d] < 0)
+      return c.fail("kernel_shape differs from the weight, or a stride, "
+                    "dilation or output padding is out of range");
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  auto outputShape = c.intsAttr("output_shape");
+  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    if (outputShape && int64_t(outputShape->size()) != n)
+      return c.fail("output_shape must give the spatial dims");
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t in = t.getDimSize(2 + d);
+      if (ShapedType::isDynamic(in))
+        return c.fail("output_shape or auto_pad with a dim known only at "
+                      "run time");
+      int64_t target = outputShape ? (*outputShape)[d] : in * strides[d];
+      int64_t total = strides[d] * (in - 1) + outPad[d] +
+                      (kernel[d] - 1) * dilations[d] + 1 - target;
+      if (total < 0) {
+        // A larger output_shape: the rest is output padding at the end.
+        outPad[d] -= total;
+        total = 0;
+      }
+      bool upper = autoPad == "SAME_UPPER";
+      pads[d] = upper ? total / 2 : total - total / 2;
+      pads[d + n] = upper ? total - total / 2 : total / 2;
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(2 * n, 0);
+  } else if (autoPad != "NOTSET") {
+    return c.fail("auto_pad '" + autoPad + "' is not supported");
+  }
+  // Zeros between the elements: a unit dim after d padded to the stride,
+  // merged into d, the trailing stride - 1 zeros dropped.
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t s = strides[d], dim = 2 + d;
+    if (s == 1)
+      continue;
+    RankedTensorType cur = typeOf(x);
+    if (!cur.hasStaticShape())
+      return c.fail("a strided transposed convolution needs static shapes");
+    SmallVector<int64_t> wide(cur.getShape());
+    wide.insert(wide.begin() + dim + 1, 1);
+    Value v = TRY(reshapeTo(c, x, wide, true));
+    v = TRY(padConstantAlong(c, v, dim + 1, 0, s - 1, 0.0));
+    SmallVector<int64_t> merged(cur.getShape());
+    merged[dim] *= s;
+    v = TRY(reshapeTo(c, v, merged, true));
+    x = TRY(stridedSlice(c, v, dim, 0, (cur.getDimSize(dim) - 1) * s + 1, 1));
+  }
+  // Weight [Cin, Cout/g, k...] -> [Cout, Cin/g, k...], kernels flipped.
+  int64_t cin = wt.getDimSize(0), coutG = wt.getDimSize(1), cinG = cin / groups;
+  SmallVector<int64_t> k(wt.getShape().drop_front(2));
+  SmallVector<int64_t> grouped = {groups, cinG, coutG};
+  grouped.append(k);
+  Value w = TRY(reshapeTo(c, weight, grouped, true));
+  SmallVector<int64_t> perm = {0, 2, 1};
+  for (int64_t d = 0; d < n; ++d)
+    perm.push_back(3 + d);
+  w = TRY(c.build1("tcc.transpose", {w},
+                   {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))}));
+  SmallVector<int64_t> swapped = {groups * coutG, cinG};
+  swapped.append(k);
+  w = TRY(reshapeTo(c, w, swapped, true));
+  for (int64_t d = 0; d < n; ++d) {
+    if (k[d] == 1)
+      continue;
+    SmallVector<int64_t> reversed;
+    for (int64_t i = k[d] - 1; i >= 0; --i)
+      reversed.push_back(i);
+    w = TRY(c.build1("tcc.gather", {w, c.i64Vector(reversed)},
+                     {c.named("axis", c.b.getI64IntegerAttr(2 + d))}));
+  }
+  Window win;
+  win.kernel = k;
+  win.strides.assign(n, 1);
+  win.dilations = dilations;
+  win.pads.resize(2 * n);
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t full = dilations[d] * (k[d] - 1);
+    win.pads[d] = full - pads[d];
+    win.pads[d + n] = full - pads[d + n] + outPad[d];
+    if (win.pads[d] < 0 || win.pads[d + n] < 0)
+      return c.fail("pads larger than dilation * (kernel - 1) are not "
+                    "supported");
+  }
+  return convWindow(c, x, w, c.operand(2), win, groups);
 }
 
 FailureOr<Value> pool(NodeContext &c, llvm::StringRef name) {
   Value x = c.operand(0);
-  if (c.intAttr("ceil_mode", 0))
-    return c.fail("ceil_mode = 1 is not supported");
-  if (name == "avg_pool2d" && c.intAttr("count_include_pad", 0))
-    return c.fail("count_include_pad = 1 is not supported");
-  if (c.intsAttr("dilations") &&
-      llvm::any_of(*c.intsAttr("dilations"), [](int64_t d) { return d != 1; }))
-    return c.fail("dilated pooling is not supported");
   if (c.intAttr("storage_order", 0))
     return c.fail("storage_order = 1 is not supported");
+  bool ceil = c.intAttr("ceil_mode", 0) != 0;
+  bool includePad = name == "avg_pool2d" && c.intAttr("count_include_pad", 0);
+  bool dilated =
+      c.intsAttr("dilations") &&
+      llvm::any_of(*c.intsAttr("dilations"), [](int64_t d) { return d != 1; });
+  if (ceil || includePad || dilated || typeOf(x).getRank() == 5) {
+    FailureOr<Window> w = windowOf(c, x, c.intsAttr("kernel_shape"));
+    if (failed(w))
+      return failure();
+    return windowBySlices(c, x, *w, name == "max_pool2d", includePad, ceil);
+  }
   if (typeOf(x).getRank() == 3) {
     if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
       return c.fail("auto_pad with 1-D pooling is not supported");
@@ -1480,6 +1770,46 @@ FailureOr<Value> tile(NodeContext &c) {
 
 /// Pad in constant mode with static sizes: constant blocks concatenated
 /// on each side (negative pads slice instead).
+/// x with `before` / `after` elements of `value` added along dim d (a
+/// negative count removes elements): a concat with constant blocks, so the
+/// shape must be static.
+FailureOr<Value> padConstantAlong(NodeContext &c, Value x, int64_t d,
+                                  int64_t before, int64_t after, double value) {
+  int64_t rank = typeOf(x).getRank();
+  for (int side = 0; side < 2; ++side) {
+    int64_t n = side == 0 ? before : after;
+    if (n == 0)
+      continue;
+    RankedTensorType cur = typeOf(x);
+    if (n < 0) {
+      SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX);
+      if (side == 0)
+        starts[d] = -n;
+      else
+        ends[d] = n; // counts from the end
+      x = TRY(c.build1("tcc.slice", {x},
+                       {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                        c.named("ends", c.b.getDenseI64ArrayAttr(ends))}));
+      continue;
+    }
+    if (!cur.hasStaticShape())
+      return c.fail("padding a tensor with dims known only at run time");
+    SmallVector<int64_t> shape(cur.getShape());
+    shape[d] = n;
+    auto type = RankedTensorType::get(shape, cur.getElementType());
+    Attribute v = isa<FloatType>(cur.getElementType())
+                      ? Attribute(c.b.getFloatAttr(cur.getElementType(), value))
+                      : Attribute(c.b.getIntegerAttr(cur.getElementType(),
+                                                     int64_t(value)));
+    Value block = ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(type, v));
+    SmallVector<Value> parts = side == 0 ? SmallVector<Value>{block, x}
+                                         : SmallVector<Value>{x, block};
+    x = TRY(c.build1("tcc.concat", parts,
+                     {c.named("axis", c.b.getI64IntegerAttr(d))}));
+  }
+  return x;
+}
+
 FailureOr<Value> pad(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
@@ -1548,38 +1878,7 @@ FailureOr<Value> pad(NodeContext &c) {
                        {c.named("axis", c.b.getI64IntegerAttr(d))}));
       continue;
     }
-    for (int side = 0; side < 2; ++side) {
-      int64_t n = side == 0 ? before : after;
-      if (n == 0)
-        continue;
-      RankedTensorType cur = typeOf(x);
-      if (n < 0) {
-        SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX);
-        if (side == 0)
-          starts[d] = -n;
-        else
-          ends[d] = n; // counts from the end
-        x = TRY(c.build1("tcc.slice", {x},
-                         {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
-                          c.named("ends", c.b.getDenseI64ArrayAttr(ends))}));
-        continue;
-      }
-      if (!cur.hasStaticShape())
-        return c.fail("padding a tensor with dims known only at run time");
-      SmallVector<int64_t> shape(cur.getShape());
-      shape[d] = n;
-      auto type = RankedTensorType::get(shape, cur.getElementType());
-      Attribute v = isa<FloatType>(cur.getElementType())
-                        ? Attribute(c.b.getFloatAttr(cur.getElementType(), value))
-                        : Attribute(c.b.getIntegerAttr(cur.getElementType(),
-                                                       int64_t(value)));
-      Value block = ConstantOp::create(c.b, c.loc,
-                                       DenseElementsAttr::get(type, v));
-      SmallVector<Value> parts = side == 0 ? SmallVector<Value>{block, x}
-                                           : SmallVector<Value>{x, block};
-      x = TRY(c.build1("tcc.concat", parts,
-                       {c.named("axis", c.b.getI64IntegerAttr(d))}));
-    }
+    x = TRY(padConstantAlong(c, x, d, before, after, value));
   }
   return x;
 }
@@ -2184,6 +2483,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["MatMul"] = one(matmul);
     t["Gemm"] = one(gemm);
     t["Conv"] = one(conv);
+    t["ConvTranspose"] = one(convTranspose);
     t["MaxPool"] = one([](NodeContext &c) { return pool(c, "max_pool2d"); });
     t["AveragePool"] =
         one([](NodeContext &c) { return pool(c, "avg_pool2d"); });
