@@ -83,6 +83,11 @@ struct NodeContext {
   std::optional<KnownInts> knownInts(unsigned i) const;
   /// The same, only if every element is a constant.
   std::optional<SmallVector<int64_t>> constantInts(unsigned i) const;
+  /// The values of operand i if it is a constant (floats or integers).
+  std::optional<SmallVector<double>> constantDoubles(unsigned i) const;
+  /// Fails with "`what` must be known at import time", naming the graph
+  /// input operand i is (so that a caller can bind it), if it is one.
+  LogicalResult failNotKnown(unsigned i, llvm::StringRef what) const;
 
   /// Builds op `name` with `operands` and `attrs`, its result types
   /// inferred (tcc's InferTypeOpInterface) or given, then verified: a

@@ -92,6 +92,30 @@ std::optional<KnownInts> NodeContext::knownInts(unsigned i) const {
   return out;
 }
 
+std::optional<SmallVector<double>>
+NodeContext::constantDoubles(unsigned i) const {
+  Value v = operand(i);
+  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || dense.getNumElements() > 4096)
+    return std::nullopt;
+  SmallVector<double> out;
+  if (isa<FloatType>(dense.getElementType()))
+    for (const APFloat &x : dense.getValues<APFloat>())
+      out.push_back(x.convertToDouble());
+  else
+    for (const APInt &x : dense.getValues<APInt>())
+      out.push_back(double(x.getSExtValue()));
+  return out;
+}
+
+LogicalResult NodeContext::failNotKnown(unsigned i, llvm::StringRef what) const {
+  std::string input;
+  if (auto arg = dyn_cast_or_null<BlockArgument>(operand(i)))
+    input = " (graph input " + std::to_string(arg.getArgNumber()) + ")";
+  return fail(what + " must be known at import time" + input);
+}
+
 std::optional<SmallVector<int64_t>>
 NodeContext::constantInts(unsigned i) const {
   std::optional<KnownInts> k = knownInts(i);
@@ -2071,6 +2095,572 @@ FailureOr<Value> eyeLike(NodeContext &c) {
   return c.importer.constant(c.b, c.loc, h, c.node.output(0));
 }
 
+/// The n x m (output x input) matrix of ONNX Resize along one dim, from the
+/// reference implementation (onnx/reference/ops/op_resize.py): each
+/// output's source coordinate by the coordinate transformation, its
+/// neighbours (the taps nearest to it, edge-clamped), their coefficients
+/// (nearest, linear or cubic) and, with exclude_outside, renormalized
+/// without the taps outside. `outside` marks the outputs that take
+/// extrapolation_value (tf_crop_and_resize beyond the input).
+struct ResizeParams {
+  std::string mode, transform, nearest;
+  double cubicA;
+  bool excludeOutside;
+};
+
+SmallVector<double> resizeMatrix(const ResizeParams &p, int64_t in, int64_t out,
+                                 double scale, double roiStart, double roiEnd,
+                                 SmallVector<bool> &outside) {
+  SmallVector<double> m(out * in, 0.0);
+  outside.assign(out, false);
+  double outWidth = scale * in; // The reference's (possibly fractional) width.
+  for (int64_t i = 0; i < out; ++i) {
+    double x;
+    const std::string &t = p.transform;
+    if (t == "align_corners")
+      x = outWidth == 1 ? 0.0 : i * (in - 1) / (outWidth - 1);
+    else if (t == "asymmetric")
+      x = i / scale;
+    else if (t == "tf_half_pixel_for_nn")
+      x = (i + 0.5) / scale;
+    else if (t == "pytorch_half_pixel")
+      x = outWidth == 1 ? -0.5 : (i + 0.5) / scale - 0.5;
+    else if (t == "tf_crop_and_resize") {
+      x = outWidth == 1 ? (roiEnd - roiStart) * (in - 1) / 2
+                        : i * (roiEnd - roiStart) * (in - 1) / (outWidth - 1);
+      x += roiStart * (in - 1);
+      if (x < 0 || x > in - 1) {
+        outside[i] = true;
+        continue;
+      }
+    } else
+      x = (i + 0.5) / scale - 0.5; // half_pixel
+    double base = std::floor(x);
+    double ratio = x == base ? 1.0 : x - base;
+    SmallVector<double> coeffs;
+    if (p.mode == "nearest") {
+      if (ratio == 1.0)
+        coeffs = {0, 1};
+      else if (p.nearest == "round_prefer_ceil")
+        coeffs = {double(ratio < 0.5), double(ratio >= 0.5)};
+      else if (p.nearest == "floor")
+        coeffs = {1, 0};
+      else if (p.nearest == "ceil")
+        coeffs = {0, 1};
+      else // round_prefer_floor
+        coeffs = {double(ratio <= 0.5), double(ratio > 0.5)};
+    } else if (p.mode == "linear") {
+      coeffs = {1 - ratio, ratio};
+    } else { // cubic
+      double a = p.cubicA, r = ratio, q = 1 - ratio;
+      coeffs = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                ((a + 2) * r - (a + 3)) * r * r + 1,
+                ((a + 2) * q - (a + 3)) * q * q + 1,
+                ((a * (q + 1) - 5 * a) * (q + 1) + 8 * a) * (q + 1) - 4 * a};
+    }
+    // The n taps nearest to x (ties to the lower), in order.
+    int64_t n = coeffs.size();
+    SmallVector<int64_t> taps;
+    for (int64_t k = int64_t(base) - n; k <= int64_t(base) + n; ++k)
+      taps.push_back(k);
+    llvm::stable_sort(taps, [&](int64_t a, int64_t b) {
+      return std::abs(x - a) < std::abs(x - b);
+    });
+    taps.resize(n);
+    llvm::sort(taps);
+    if (p.excludeOutside) {
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        if (taps[k] < 0 || taps[k] >= in)
+          coeffs[k] = 0;
+        sum += coeffs[k];
+      }
+      for (double &c : coeffs)
+        c /= sum;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      m[i * in + std::clamp<int64_t>(taps[k], 0, in - 1)] += coeffs[k];
+  }
+  return m;
+}
+
+/// Resize (and Upsample): per resized dim, x times that dim's
+/// interpolation matrix (built at import; the dim moved last for a
+/// tcc.matmul and back), plus extrapolation_value where the output lies
+/// outside the input (tf_crop_and_resize). Static shapes; scales, sizes
+/// and roi known at import.
+FailureOr<Value> resize(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  if (!t.hasStaticShape() || !isa<FloatType>(t.getElementType()))
+    return c.fail("resizes a static float tensor only");
+  bool upsample = c.node.op_type() == "Upsample";
+  ResizeParams p;
+  p.mode = c.stringAttr("mode", "nearest");
+  p.transform = c.stringAttr("coordinate_transformation_mode", "half_pixel");
+  p.nearest = c.stringAttr("nearest_mode", "round_prefer_floor");
+  p.cubicA = c.floatAttr("cubic_coeff_a", -0.75f);
+  p.excludeOutside = c.intAttr("exclude_outside", 0) != 0;
+  if (p.mode == "bilinear" || p.mode == "trilinear") // Upsample's names.
+    p.mode = "linear";
+  if (p.mode != "nearest" && p.mode != "linear" && p.mode != "cubic")
+    return c.fail("mode '" + p.mode + "' is not supported");
+  // Before opset 11 (and Upsample): asymmetric coordinates, floor.
+  unsigned scalesAt = 2, sizesAt = 3;
+  SmallVector<double> scales, roi;
+  std::optional<SmallVector<int64_t>> sizes;
+  if (upsample || c.opset < 11) {
+    p.transform = "asymmetric";
+    p.nearest = "floor";
+    scalesAt = 1;
+    if (auto a = c.attr("scales"))
+      scales.assign(a->floats().begin(), a->floats().end());
+  } else {
+    if (c.operand(1) && typeOf(c.operand(1)).getNumElements() > 0) {
+      auto r = c.constantDoubles(1);
+      if (!r)
+        return c.failNotKnown(1, "roi");
+      roi = *r;
+    }
+    if (c.operand(sizesAt) && typeOf(c.operand(sizesAt)).getNumElements() > 0) {
+      sizes = c.constantInts(sizesAt);
+      if (!sizes)
+        return c.failNotKnown(sizesAt, "sizes");
+    }
+  }
+  if (scales.empty() && !sizes && c.operand(scalesAt) &&
+      typeOf(c.operand(scalesAt)).getNumElements() > 0) {
+    auto s = c.constantDoubles(scalesAt);
+    if (!s)
+      return c.failNotKnown(scalesAt, "scales");
+    scales = *s;
+  }
+  if ((sizes && int64_t(sizes->size()) != rank) ||
+      (!sizes && int64_t(scales.size()) != rank))
+    return c.fail("needs one scale or size per dim");
+  if (p.transform == "tf_crop_and_resize" && int64_t(roi.size()) != 2 * rank)
+    return c.fail("tf_crop_and_resize needs an roi of 2 x rank values");
+  double extrapolation = c.floatAttr("extrapolation_value", 0.0f);
+  Type element = t.getElementType();
+  Value y = x;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t in = t.getDimSize(d);
+    double scale;
+    int64_t out;
+    if (sizes) {
+      out = (*sizes)[d];
+      scale = double(out) / in;
+    } else {
+      scale = scales[d];
+      if (!(scale > 0))
+        return c.fail("scales must be positive");
+      out = int64_t(std::floor(in * scale));
+    }
+    if (out < 1 || out > (int64_t(1) << 20))
+      return c.fail("an output size outside [1, 2^20]");
+    double roiStart = roi.empty() ? 0 : roi[d], roiEnd = roi.empty() ? 1 : roi[d + rank];
+    SmallVector<bool> outside;
+    SmallVector<double> m = resizeMatrix(p, in, out, scale, roiStart, roiEnd,
+                                         outside);
+    bool identity = out == in && !llvm::is_contained(outside, true);
+    for (int64_t i = 0; identity && i < out; ++i)
+      for (int64_t k = 0; k < in; ++k)
+        identity &= m[i * in + k] == (i == k ? 1.0 : 0.0);
+    if (identity)
+      continue;
+    // y with d last, times M^T [in, out], back.
+    SmallVector<int64_t> perm;
+    for (int64_t e = 0; e < rank; ++e)
+      if (e != d)
+        perm.push_back(e);
+    perm.push_back(d);
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t e = 0; e < rank; ++e)
+      inverse[perm[e]] = e;
+    Value v = y;
+    if (d != rank - 1)
+      v = TRY(c.build1("tcc.transpose", {v},
+                       {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))}));
+    if (rank == 1)
+      v = TRY(reshapeTo(c, v, {1, in}, true));
+    ::tcc::runtime::HostTensor mt(*dtypeOfElement(element), {in, out});
+    for (int64_t i = 0; i < out; ++i)
+      for (int64_t k = 0; k < in; ++k)
+        mt.setDouble(k * out + i, m[i * in + k]);
+    v = TRY(c.build1("tcc.matmul",
+                     {v, c.importer.constant(c.b, c.loc, mt, "")}));
+    if (llvm::is_contained(outside, true)) {
+      ::tcc::runtime::HostTensor e(*dtypeOfElement(element), {out});
+      for (int64_t i = 0; i < out; ++i)
+        e.setDouble(i, outside[i] ? extrapolation : 0.0);
+      v = TRY(c.build1("tcc.add", {v, c.importer.constant(c.b, c.loc, e, "")}));
+    }
+    if (rank == 1)
+      v = TRY(reshapeTo(c, v, {out}, true));
+    if (d != rank - 1)
+      v = TRY(c.build1("tcc.transpose", {v},
+                       {c.named("permutation",
+                                c.b.getDenseI64ArrayAttr(inverse))}));
+    y = v;
+  }
+  return y;
+}
+
+/// Einsum: each operand transposed to the order of a common label list
+/// (output labels first, then the summed ones) and given unit dims for the
+/// labels it lacks; the product of all (broadcasting), summed over the
+/// labels the output drops. "..." stands for the same leading dims in every
+/// operand (right-aligned, broadcasting). A label repeated within one
+/// operand (a diagonal) is not supported.
+FailureOr<Value> einsum(NodeContext &c) {
+  std::string eq;
+  for (char ch : c.stringAttr("equation", ""))
+    if (ch != ' ')
+      eq += ch;
+  size_t arrow = eq.find("->");
+  std::string lhs = eq.substr(0, arrow);
+  SmallVector<std::string> terms;
+  for (size_t start = 0;;) {
+    size_t comma = lhs.find(',', start);
+    terms.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (terms.size() != c.numOperands())
+    return c.fail("the equation has " + std::to_string(terms.size()) +
+                  " operands, the node " + std::to_string(c.numOperands()));
+  // Ellipsis dims: labels '0', '1', ... (right-aligned across operands).
+  int64_t ellipsisRank = 0;
+  SmallVector<SmallVector<char>> labels;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    size_t dots = term.find("...");
+    int64_t named = int64_t(term.size()) - (dots == std::string::npos ? 0 : 3);
+    int64_t rank = typeOf(c.operand(i)).getRank();
+    if (dots == std::string::npos ? named != rank : named > rank)
+      return c.fail("term '" + term + "' does not match its operand's rank");
+    if (dots != std::string::npos)
+      ellipsisRank = std::max(ellipsisRank, rank - named);
+  }
+  if (ellipsisRank > 9)
+    return c.fail("an ellipsis of more than 9 dims");
+  auto expand = [&](const std::string &term, int64_t rank) {
+    SmallVector<char> out;
+    size_t dots = term.find("...");
+    for (size_t k = 0; k < term.size(); ++k) {
+      if (dots != std::string::npos && k == dots) {
+        int64_t n = rank - (int64_t(term.size()) - 3);
+        for (int64_t e = ellipsisRank - n; e < ellipsisRank; ++e)
+          out.push_back(char('0' + e));
+        k += 2;
+        continue;
+      }
+      out.push_back(term[k]);
+    }
+    return out;
+  };
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    labels.push_back(expand(term, typeOf(c.operand(i)).getRank()));
+    for (char ch : labels.back())
+      if (llvm::count(labels.back(), ch) > 1)
+        return c.fail("a label repeated within one operand (a diagonal) is "
+                      "not supported");
+    for (char ch : labels.back())
+      if (!std::isalpha(ch) && !std::isdigit(ch))
+        return c.fail("invalid equation '" + eq + "'");
+  }
+  SmallVector<char> output;
+  if (arrow != std::string::npos) {
+    std::string rhs = eq.substr(arrow + 2);
+    if (rhs.find("...") != std::string::npos)
+      output = expand(rhs, ellipsisRank + int64_t(rhs.size()) - 3);
+    else
+      output.assign(rhs.begin(), rhs.end());
+  } else {
+    // Implicit output: the ellipsis, then the labels used once, sorted.
+    for (int64_t e = 0; e < ellipsisRank; ++e)
+      output.push_back(char('0' + e));
+    std::string once;
+    for (auto &l : labels)
+      for (char ch : l)
+        if (std::isalpha(ch)) {
+          int64_t uses = 0;
+          for (auto &m : labels)
+            uses += llvm::count(m, ch);
+          if (uses == 1)
+            once += ch;
+        }
+    llvm::sort(once);
+    output.append(once.begin(), once.end());
+  }
+  SmallVector<char> all(output);
+  for (auto &l : labels)
+    for (char ch : l)
+      if (!llvm::is_contained(all, ch))
+        all.push_back(ch);
+  for (char ch : output)
+    if (llvm::count(output, ch) > 1 ||
+        llvm::none_of(labels, [&](auto &l) { return llvm::is_contained(l, ch); }))
+      return c.fail("output label '" + std::string(1, ch) +
+                    "' is repeated or not an input's");
+  Value acc;
+  for (auto [i, l] : llvm::enumerate(labels)) {
+    Value v = c.operand(i);
+    // Transpose to the common order, then unit dims for the missing labels.
+    SmallVector<int64_t> perm;
+    for (char ch : all)
+      if (auto it = llvm::find(l, ch); it != l.end())
+        perm.push_back(it - l.begin());
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      v = TRY(c.build1("tcc.transpose", {v},
+                       {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))}));
+    SmallVector<int64_t> shape;
+    RankedTensorType vt = typeOf(v);
+    int64_t next = 0;
+    for (char ch : all)
+      shape.push_back(llvm::is_contained(l, ch) ? vt.getDimSize(next++) : 1);
+    v = TRY(reshapeTo(c, v, shape, true));
+    acc = acc ? TRY(c.build1("tcc.mul", {acc, v})) : v;
+  }
+  if (all.size() == output.size())
+    return acc;
+  SmallVector<int64_t> summed;
+  for (int64_t d = output.size(); d < int64_t(all.size()); ++d)
+    summed.push_back(d);
+  return c.build1("tcc.reduce_sum", {acc},
+                  {c.named("axes", c.b.getDenseI64ArrayAttr(summed)),
+                   c.named("keep_dims", c.b.getBoolAttr(false))});
+}
+
+/// OneHot: indices (cast to i64, negative ones wrapped by depth) compared
+/// with an iota of depth inserted at `axis`; values[1] where equal, else
+/// values[0]. depth must be known at import.
+FailureOr<Value> oneHot(NodeContext &c) {
+  Value indices = c.operand(0), values = c.operand(2);
+  auto depthValue = c.constantDoubles(1);
+  if (!depthValue || depthValue->size() != 1)
+    return c.failNotKnown(1, "depth");
+  int64_t depth = int64_t(depthValue->front());
+  if (depth < 1 || depth > (int64_t(1) << 20))
+    return c.fail("depth outside [1, 2^20]");
+  if (!values || typeOf(values).getNumElements() != 2)
+    return c.fail("values must hold two elements");
+  RankedTensorType it = typeOf(indices);
+  int64_t rank = it.getRank() + 1;
+  FailureOr<int64_t> axis = normalizeAxis(c, c.intAttr("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  Type i64 = c.b.getI64Type();
+  if (it.getElementType() != i64)
+    indices = TRY(c.build1("tcc.cast", {indices}, {},
+                           RankedTensorType::get(it.getShape(), i64)));
+  Value negative = TRY(c.build1("tcc.cmp", {indices, c.scalar(i64, 0)},
+                                {c.named("predicate", c.b.getStringAttr("lt"))}));
+  Value wrapped = TRY(c.build1("tcc.add", {indices, c.scalar(i64, depth)}));
+  indices = TRY(c.build1("tcc.select", {negative, wrapped, indices}));
+  SmallVector<int64_t> wide(it.getShape());
+  wide.insert(wide.begin() + *axis, 1);
+  indices = TRY(reshapeTo(c, indices, wide, true));
+  Value hit = TRY(c.build1("tcc.cmp", {indices, iotaAlong(c, depth, *axis, rank)},
+                           {c.named("predicate", c.b.getStringAttr("eq"))}));
+  Value flat = TRY(reshapeTo(c, values, {2}, true));
+  Value off = TRY(reshapeTo(c, TRY(stridedSlice(c, flat, 0, 0, 1, 1)), {}, true));
+  Value on = TRY(reshapeTo(c, TRY(stridedSlice(c, flat, 0, 1, 1, 1)), {}, true));
+  return c.build1("tcc.select", {hit, on, off});
+}
+
+/// Compress: the positions where the 1-D condition holds (tcc.nonzero, a
+/// size known once it has run), gathered along `axis` (of x flattened when
+/// there is none). A condition shorter than the dim selects from its
+/// start; a longer one is a runtime error (the gather's index check).
+FailureOr<Value> compress(NodeContext &c) {
+  Value x = c.operand(0), condition = c.operand(1);
+  if (typeOf(condition).getRank() != 1)
+    return c.fail("expects a 1-D condition");
+  if (!elementOf(condition).isInteger(1))
+    condition = TRY(c.build1(
+        "tcc.cast", {condition}, {},
+        RankedTensorType::get(typeOf(condition).getShape(), c.b.getI1Type())));
+  int64_t axis = 0;
+  if (c.attr("axis"))
+    axis = TRY(normalizeAxis(c, c.intAttr("axis", 0), typeOf(x).getRank()));
+  else
+    x = TRY(reshapeTo(c, x, {-1}, true));
+  Value positions = TRY(c.build1("tcc.nonzero", {condition}));
+  positions = TRY(reshapeTo(c, positions, {ShapedType::kDynamic}, true));
+  return c.build1("tcc.gather", {x, positions},
+                  {c.named("axis", c.b.getI64IntegerAttr(axis))});
+}
+
+/// HannWindow / HammingWindow / BlackmanWindow: a constant of `size`
+/// (known at import) values, periodic (denominator size) or symmetric
+/// (size - 1), computed in double.
+FailureOr<Value> window(NodeContext &c) {
+  auto size = c.constantDoubles(0);
+  if (!size || size->size() != 1)
+    return c.failNotKnown(0, "the size");
+  int64_t n = int64_t(size->front());
+  if (n < 1 || n > (int64_t(1) << 24))
+    return c.fail("a window size outside [1, 2^24]");
+  std::optional<::tcc::runtime::DType> d =
+      dtypeOf(static_cast<int32_t>(c.intAttr("output_datatype", 1)));
+  if (!d)
+    return c.fail("its output_datatype is not a tcc element type");
+  double denominator = c.intAttr("periodic", 1) ? n : n - 1;
+  const double kPi = 3.14159265358979323846;
+  std::string kind = c.node.op_type();
+  ::tcc::runtime::HostTensor h(*d, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    double a = denominator > 0 ? 2 * kPi * i / denominator : 0.0, v;
+    if (kind == "HannWindow")
+      v = 0.5 - 0.5 * std::cos(a);
+    else if (kind == "HammingWindow")
+      v = 25.0 / 46.0 - (1 - 25.0 / 46.0) * std::cos(a);
+    else
+      v = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
+    h.setDouble(i, v);
+  }
+  return c.importer.constant(c.b, c.loc, h, c.node.output(0));
+}
+
+/// ReverseSequence: along the time axis, each batch entry's first
+/// sequence_lens[b] elements reversed: a gather_elements with indices
+/// built at import (static shapes, the lengths known).
+FailureOr<Value> reverseSequence(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  auto lens = c.constantInts(1);
+  if (!lens)
+    return c.failNotKnown(1, "sequence_lens");
+  if (!t.hasStaticShape() || t.getRank() < 2 ||
+      t.getNumElements() > kMaxImportElements)
+    return c.fail("expects a static input of rank >= 2");
+  int64_t timeAxis = TRY(normalizeAxis(c, c.intAttr("time_axis", 0), t.getRank()));
+  int64_t batchAxis =
+      TRY(normalizeAxis(c, c.intAttr("batch_axis", 1), t.getRank()));
+  if (timeAxis == batchAxis ||
+      int64_t(lens->size()) != t.getDimSize(batchAxis))
+    return c.fail("time and batch axes must differ, one length per batch");
+  ::tcc::runtime::HostTensor idx(::tcc::runtime::DType::I64,
+                                 std::vector<int64_t>(t.getShape().begin(),
+                                                      t.getShape().end()));
+  SmallVector<int64_t> coord(t.getRank(), 0);
+  for (int64_t i = 0, e = t.getNumElements(); i < e; ++i) {
+    int64_t time = coord[timeAxis], len = (*lens)[coord[batchAxis]];
+    if (len < 0 || len > t.getDimSize(timeAxis))
+      return c.fail("a sequence length outside [0, time dim]");
+    setInteger(idx, i, time < len ? len - 1 - time : time);
+    for (int64_t d = t.getRank() - 1; d >= 0; --d) {
+      if (++coord[d] < t.getDimSize(d))
+        break;
+      coord[d] = 0;
+    }
+  }
+  return c.build1("tcc.gather_elements",
+                  {x, c.importer.constant(c.b, c.loc, idx, "")},
+                  {c.named("axis", c.b.getI64IntegerAttr(timeAxis))});
+}
+
+/// MeanVarianceNormalization: (x - mean) / (sqrt(variance) + 1e-9) over
+/// `axes` (default 0, 2, 3), as ONNX's function body.
+FailureOr<Value> meanVarianceNorm(NodeContext &c) {
+  Value x = c.operand(0);
+  SmallVector<int64_t> axes =
+      c.intsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  for (int64_t &a : axes)
+    a = TRY(normalizeAxis(c, a, typeOf(x).getRank()));
+  SmallVector<NamedAttribute> attrs = {
+      c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+      c.named("keep_dims", c.b.getBoolAttr(true))};
+  Ops o{c, elementOf(x)};
+  Value mean = TRY(c.build1("tcc.reduce_mean", {x}, attrs));
+  Value centered = TRY(o.bin("sub", x, mean));
+  Value var = TRY(c.build1("tcc.reduce_mean",
+                           {TRY(o.bin("mul", centered, centered))}, attrs));
+  Value std = TRY(o.bin("add", TRY(o.un("sqrt", var)), o.k(1e-9)));
+  return o.bin("div", centered, std);
+}
+
+/// LRN: x / (bias + alpha / size * (sum of x^2 over the size channels
+/// around each))^beta; the channel window as zero-padded strided slices.
+FailureOr<Value> lrn(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t size = c.intAttr("size", 0);
+  if (size < 1 || t.getRank() < 3 || ShapedType::isDynamic(t.getDimSize(1)))
+    return c.fail("expects size >= 1 and an N x C x ... input, C static");
+  Ops o{c, elementOf(x)};
+  Value sq = TRY(o.bin("mul", x, x));
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Value padded = TRY(padConstantAlong(c, sq, 1, before, after, 0.0));
+  Value sum;
+  for (int64_t k = 0; k < size; ++k) {
+    Value part = TRY(stridedSlice(c, padded, 1, k, t.getDimSize(1), 1));
+    sum = sum ? TRY(o.bin("add", sum, part)) : part;
+  }
+  Value scaled = TRY(o.bin("mul", sum, o.k(c.floatAttr("alpha", 1e-4f) / size)));
+  Value base = TRY(o.bin("add", scaled, o.k(c.floatAttr("bias", 1.0f))));
+  return o.bin("div", x, TRY(o.bin("pow", base, o.k(c.floatAttr("beta", 0.75f)))));
+}
+
+/// NonZero: [rank, count] (tcc.nonzero's [count, rank] transposed).
+FailureOr<Value> nonZero(NodeContext &c) {
+  Value x = c.operand(0);
+  Value nz = TRY(c.build1("tcc.nonzero", {x}));
+  return c.build1("tcc.transpose", {nz},
+                  {c.named("permutation", c.b.getDenseI64ArrayAttr({1, 0}))});
+}
+
+/// GatherND: each index tuple (the indices' last dim, k) flattened into
+/// one position of x's dims batch_dims..batch_dims+k (negative entries
+/// wrapped), plus the batch offset; one tcc.gather of x with those dims
+/// folded together. Static x.
+FailureOr<Value> gatherND(NodeContext &c) {
+  Value x = c.operand(0), indices = c.operand(1);
+  RankedTensorType t = typeOf(x), it = typeOf(indices);
+  int64_t b = c.intAttr("batch_dims", 0);
+  int64_t k = it.getRank() ? it.getDimSize(it.getRank() - 1) : -1;
+  if (!t.hasStaticShape() || !it.hasStaticShape() || b < 0 ||
+      b >= it.getRank() || k < 1 || b + k > t.getRank())
+    return c.fail("expects static shapes, batch_dims + index length within "
+                  "x's rank");
+  Type i64 = c.b.getI64Type();
+  if (it.getElementType() != i64)
+    indices = TRY(c.build1("tcc.cast", {indices}, {},
+                           RankedTensorType::get(it.getShape(), i64)));
+  // Per component: the dim (to wrap) and the stride within the k dims.
+  SmallVector<int64_t> dims, strides(k, 1);
+  for (int64_t j = 0; j < k; ++j)
+    dims.push_back(t.getDimSize(b + j));
+  for (int64_t j = k - 2; j >= 0; --j)
+    strides[j] = strides[j + 1] * dims[j + 1];
+  int64_t inner = strides[0] * dims[0];
+  Value dimsV = c.i64Vector(dims);
+  Value negative = TRY(c.build1("tcc.cmp", {indices, c.scalar(i64, 0)},
+                                {c.named("predicate", c.b.getStringAttr("lt"))}));
+  Value wrapped = TRY(c.build1("tcc.add", {indices, dimsV}));
+  indices = TRY(c.build1("tcc.select", {negative, wrapped, indices}));
+  Value linear = TRY(c.build1("tcc.mul", {indices, c.i64Vector(strides)}));
+  linear = TRY(c.build1(
+      "tcc.reduce_sum", {linear},
+      {c.named("axes", c.b.getDenseI64ArrayAttr({it.getRank() - 1})),
+       c.named("keep_dims", c.b.getBoolAttr(false))}));
+  // Batch offset: sum over batch dims of iota * (batch stride * inner).
+  int64_t batchStride = inner;
+  for (int64_t d = b - 1; d >= 0; --d) {
+    Value iota = iotaAlong(c, it.getDimSize(d), d, it.getRank() - 1);
+    Value offset = TRY(c.build1("tcc.mul", {iota, c.scalar(i64, batchStride)}));
+    linear = TRY(c.build1("tcc.add", {linear, offset}));
+    batchStride *= t.getDimSize(d);
+  }
+  SmallVector<int64_t> folded = {batchStride};
+  folded.append(t.getShape().begin() + b + k, t.getShape().end());
+  Value flat = TRY(reshapeTo(c, x, folded, true));
+  return c.build1("tcc.gather", {flat, linear},
+                  {c.named("axis", c.b.getI64IntegerAttr(0))});
+}
+
 /// Hardmax: 1 at the first largest element along the axis, 0 elsewhere.
 /// Before opset 13, like Softmax, along dim 1 of x flattened at the axis.
 FailureOr<Value> hardmax(NodeContext &c) {
@@ -2469,6 +3059,19 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["ArgMin"] = one([](NodeContext &c) { return argReduce(c, false); });
     t["Hardmax"] = one(hardmax);
     t["CumSum"] = one(cumSum);
+    t["HannWindow"] = one(window);
+    t["HammingWindow"] = one(window);
+    t["BlackmanWindow"] = one(window);
+    t["ReverseSequence"] = one(reverseSequence);
+    t["MeanVarianceNormalization"] = one(meanVarianceNorm);
+    t["LRN"] = one(lrn);
+    t["NonZero"] = one(nonZero);
+    t["GatherND"] = one(gatherND);
+    t["Compress"] = one(compress);
+    t["OneHot"] = one(oneHot);
+    t["Einsum"] = one(einsum);
+    t["Resize"] = one(resize);
+    t["Upsample"] = one(resize);
     t["EyeLike"] = one(eyeLike);
     t["NegativeLogLikelihoodLoss"] = one([](NodeContext &c) {
       return nllLoss(c, c.operand(0), c.operand(1), c.operand(2));
