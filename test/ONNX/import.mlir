@@ -182,3 +182,36 @@
 // CONVT:   %[[R:.+]] = tcc.constant dense<[2, 1, 0]> : tensor<3xi64>
 // CONVT:   tcc.gather %{{.+}}, %[[R]] {axis = 2 : i64}
 // CONVT:   tcc.conv2d %arg0, %{{.+}} {dilations = array<i64: 1, 1>, padding = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+
+// Resize: per resized dim a tcc.matmul with its interpolation matrix built
+// at import (here nearest, scales [1, 1, 2, 3]); the scales are a graph
+// input, named in the error until bound.
+// RUN: not tcc-import-onnx %onnx_data/node/test_resize_upsample_scales_nearest/model.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE_UNBOUND
+// RESIZE_UNBOUND: error: ONNX node '' (Resize, opset 13): scales must be known at import time (graph input 1)
+// RUN: tcc-import-onnx %onnx_data/node/test_resize_upsample_scales_nearest/model.onnx --bind-input=1=%onnx_data/node/test_resize_upsample_scales_nearest/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=RESIZE
+// RESIZE:   tcc.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<2x4xf32>
+// RESIZE:   tcc.matmul %{{.+}}, %{{.+}} : (tensor<1x1x2x2xf32>, tensor<2x4xf32>) -> tensor<1x1x2x4xf32>
+// RESIZE:   tcc.matmul %{{.+}}, %{{.+}} : (tensor<1x1x4x2xf32>, tensor<2x6xf32>) -> tensor<1x1x4x6xf32>
+
+// Einsum: operands aligned to one label order, multiplied, the summed
+// labels reduced.
+// RUN: tcc-import-onnx %onnx_data/node/test_einsum_batch_matmul/model.onnx | FileCheck %s --check-prefix=EINSUM
+// EINSUM:   %[[A:.+]] = tcc.reshape %arg0 : (tensor<5x2x3xf64>) -> tensor<5x2x1x3xf64>
+// EINSUM:   tcc.transpose %arg1 {permutation = array<i64: 0, 2, 1>}
+// EINSUM:   %[[P:.+]] = tcc.mul %[[A]], %{{.+}} : (tensor<5x2x1x3xf64>, tensor<5x1x4x3xf64>) -> tensor<5x2x4x3xf64>
+// EINSUM:   tcc.reduce_sum %[[P]] {axes = array<i64: 3>} : (tensor<5x2x4x3xf64>) -> tensor<5x2x4xf64>
+
+// Compress and NonZero through tcc.nonzero (a size known once it ran);
+// GatherND as one gather of flattened positions.
+// RUN: tcc-import-onnx %onnx_data/node/test_compress_0/model.onnx | FileCheck %s --check-prefix=COMPRESS
+// COMPRESS:   %[[NZ:.+]] = tcc.nonzero %arg1 : (tensor<3xi1>) -> tensor<?x1xi64>
+// COMPRESS:   %[[I:.+]] = tcc.reshape %[[NZ]] : (tensor<?x1xi64>) -> tensor<?xi64>
+// COMPRESS:   tcc.gather %arg0, %[[I]] : (tensor<3x2xf32>, tensor<?xi64>) -> tensor<?x2xf32>
+// RUN: tcc-import-onnx %onnx_data/node/test_gathernd_example_int32_batch_dim1/model.onnx | FileCheck %s --check-prefix=GATHERND
+// GATHERND:   %[[L:.+]] = tcc.add %{{.+}}, %{{.+}} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+// GATHERND:   %[[F:.+]] = tcc.reshape %arg0 : (tensor<2x2x2xi32>) -> tensor<4x2xi32>
+// GATHERND:   tcc.gather %[[F]], %[[L]] : (tensor<4x2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
+
+// Window functions of a bound size are constants.
+// RUN: tcc-import-onnx %onnx_data/node/test_hannwindow/model.onnx --bind-input=0=%onnx_data/node/test_hannwindow/test_data_set_0/input_0.pb | FileCheck %s --check-prefix=HANN
+// HANN:   tcc.constant dense<[0.000000e+00, 0.0954915061, 0.345491499, 0.654508471, 0.904508471, 1.000000e+00, 0.904508471, {{.+}}]> : tensor<10xf32>

@@ -213,6 +213,7 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
   SmallVector<std::string> argNames, argShapes;
   SmallVector<std::pair<std::string, const HostTensor *>> bound;
   unsigned position = 0;
+  argInputPositions.clear();
   for (const onnx::ValueInfoProto &in : graph.input()) {
     if (initializers.count(in.name()))
       continue;
@@ -221,6 +222,7 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
       bound.push_back({in.name(), &b->second});
       continue;
     }
+    argInputPositions.push_back(position - 1);
     std::string shapeText;
     FailureOr<RankedTensorType> type = typeOf(in, shapeText);
     if (failed(type))

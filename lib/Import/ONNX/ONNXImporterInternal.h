@@ -134,6 +134,9 @@ public:
   Location loc() const;
   /// Known integer values per value (shape arithmetic folded at import).
   DenseMap<Value, KnownInts> known;
+  /// Per function argument, its graph input's position (what
+  /// --bind-input counts: bound inputs are not arguments).
+  SmallVector<unsigned> argInputPositions;
   /// A constant op holding `t` (dense resources above a few elements).
   Value constant(OpBuilder &b, Location loc, const ::tcc::runtime::HostTensor &t,
                  llvm::StringRef name);

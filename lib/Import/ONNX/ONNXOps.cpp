@@ -111,8 +111,11 @@ NodeContext::constantDoubles(unsigned i) const {
 
 LogicalResult NodeContext::failNotKnown(unsigned i, llvm::StringRef what) const {
   std::string input;
-  if (auto arg = dyn_cast_or_null<BlockArgument>(operand(i)))
-    input = " (graph input " + std::to_string(arg.getArgNumber()) + ")";
+  if (auto arg = dyn_cast_or_null<BlockArgument>(operand(i));
+      arg && arg.getArgNumber() < importer.argInputPositions.size())
+    input = " (graph input " +
+            std::to_string(importer.argInputPositions[arg.getArgNumber()]) +
+            ")";
   return fail(what + " must be known at import time" + input);
 }
 
@@ -1491,6 +1494,30 @@ FailureOr<Value> castNode(NodeContext &c) {
   auto type = RankedTensorType::get(typeOf(x).getShape(), element);
   if (type == typeOf(x))
     return x;
+  // A small constant (a size or a scalar of shape arithmetic, as in the
+  // expanded window functions' Range bounds): folded, so that consumers
+  // needing values at import see a constant.
+  if (auto values = c.constantDoubles(0);
+      values && values->size() <= 64 && type.hasStaticShape()) {
+    ::tcc::runtime::HostTensor h(
+        *d, std::vector<int64_t>(type.getShape().begin(), type.getShape().end()));
+    bool fits = true;
+    for (auto [i, v] : llvm::enumerate(*values)) {
+      if (*d == ::tcc::runtime::DType::I1)
+        setInteger(h, i, v != 0);
+      else if (isa<IntegerType>(element)) {
+        double w = std::trunc(v);
+        fits &= std::isfinite(w) && std::abs(w) < 9.0e15;
+        if (isa<IntegerType>(elementOf(x)))
+          fits &= std::abs(v) < 9.0e15;
+        setInteger(h, i, fits ? int64_t(w) : 0);
+      } else
+        h.setDouble(i, v);
+    }
+    // Integers beyond 2^53 do not pass through double exactly: not folded.
+    if (fits)
+      return c.importer.constant(c.b, c.loc, h, "");
+  }
   return c.build1("tcc.cast", {x}, {}, type);
 }
 
@@ -1553,8 +1580,24 @@ FailureOr<Value> constantOfShape(NodeContext &c) {
 }
 
 FailureOr<Value> range(NodeContext &c) {
-  auto start = c.knownInts(0), limit = c.knownInts(1), delta = c.knownInts(2);
   Type element = elementOf(c.operand(0));
+  if (isa<FloatType>(element)) {
+    // Floats: count = max(ceil((limit - start) / delta), 0), built here.
+    for (unsigned i = 0; i < 3; ++i)
+      if (auto v = c.constantDoubles(i); !v || v->size() != 1)
+        return c.failNotKnown(i, "start, limit and delta");
+    double s = c.constantDoubles(0)->front(), l = c.constantDoubles(1)->front(),
+           d = c.constantDoubles(2)->front();
+    double count = std::ceil((l - s) / d);
+    if (d == 0 || !std::isfinite(count) || count > kMaxImportElements)
+      return c.fail("delta is 0 or the range too large to build at import");
+    int64_t n = std::max<int64_t>(0, int64_t(count));
+    ::tcc::runtime::HostTensor h(*dtypeOfElement(element), {n});
+    for (int64_t i = 0; i < n; ++i)
+      h.setDouble(i, s + i * d);
+    return c.importer.constant(c.b, c.loc, h, c.node.output(0));
+  }
+  auto start = c.knownInts(0), limit = c.knownInts(1), delta = c.knownInts(2);
   if (!start || !limit || !delta || !start->front().isConstant() ||
       !limit->front().isConstant() || !delta->front().isConstant() ||
       !isa<IntegerType>(element))
@@ -1854,7 +1897,7 @@ FailureOr<Value> pad(NodeContext &c) {
       auto k = v.getDefiningOp<ConstantOp>();
       auto dense = k ? dyn_cast<DenseElementsAttr>(k.getValue()) : nullptr;
       if (!dense || dense.getNumElements() != 1)
-        return c.fail("the pad value must be a constant");
+        return c.failNotKnown(2, "the pad value");
       value = isa<FloatType>(dense.getElementType())
                   ? (*dense.getValues<APFloat>().begin()).convertToDouble()
                   : double((*dense.getValues<APInt>().begin()).getSExtValue());
