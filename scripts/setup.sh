@@ -9,7 +9,7 @@ BUILD_DIR="${TCC_BUILD_DIR:-$TCC_ROOT/build}"
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   cmake ninja-build ccache g++ lld libgtest-dev libomp-dev python3
-  libonnx-dev libprotobuf-dev libonnx-testdata
+  libonnx-dev libprotobuf-dev libonnx-testdata python3-venv
 )
 
 missing=()
@@ -25,6 +25,20 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# Python packages of the tests and tools (PyPI): torch and numpy for
+# examples/export_onnx.py. One venv per user, outside the checkout, so that
+# fresh clones (CI) reuse it; TCC_VENV moves it.
+TCC_VENV="${TCC_VENV:-$HOME/.cache/tcc/venv}"
+TCC_PYTHON_PACKAGES=(numpy torch)
+if [ ! -x "$TCC_VENV/bin/python" ]; then
+  python3 -m venv "$TCC_VENV"
+fi
+if ! "$TCC_VENV/bin/python" -c "import numpy, torch" 2>/dev/null; then
+  echo "setup: installing ${TCC_PYTHON_PACKAGES[*]} into $TCC_VENV"
+  "$TCC_VENV/bin/pip" install -q "${TCC_PYTHON_PACKAGES[@]}"
+fi
+export TCC_PYTHON="$TCC_VENV/bin/python"
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tcc-ccache}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
