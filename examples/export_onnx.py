@@ -130,7 +130,7 @@ def main():
             print("FAIL %s: import: %s" % (name, p.stderr.strip()))
             failures += 1
             continue
-        signature = open(mlir).read().split("{\n", 1)[0]
+        signature = next((l for l in open(mlir) if "func.func @main" in l), "")
         if not re.search(r"tcc\.shape = #tcc\.shape<\[batch", signature):
             print("FAIL %s: the input's batch is not the symbol 'batch': %s"
                   % (name, signature))

@@ -2704,6 +2704,65 @@ FailureOr<Value> gatherND(NodeContext &c) {
                   {c.named("axis", c.b.getI64IntegerAttr(0))});
 }
 
+/// TopK: k rounds of (the first) extreme element along the axis
+/// (argExtreme), its value gathered, its position then masked with the
+/// type's far end; values and indices concatenated in rank order (equal
+/// values by index, as ONNX sorts them). k known at import, at most 256:
+/// k passes over the data, meant for the small k of top-k heads.
+LogicalResult topK(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  auto kValue = c.constantInts(1);
+  if (c.opset < 10)
+    kValue = SmallVector<int64_t>{c.intAttr("k", 0)};
+  if (!kValue || kValue->size() != 1)
+    return c.failNotKnown(1, "k");
+  int64_t k = kValue->front();
+  int64_t axis = TRY(normalizeAxis(c, c.intAttr("axis", -1), t.getRank()));
+  int64_t n = t.getDimSize(axis);
+  if (ShapedType::isDynamic(n) || k < 1 || k > n || k > 256)
+    return c.fail("k must be in [1, min(dim, 256)] along a static axis");
+  bool largest = c.intAttr("largest", 1) != 0;
+  Type element = t.getElementType();
+  // What a taken position becomes: never picked again.
+  double far = largest ? -std::numeric_limits<double>::infinity()
+                       : std::numeric_limits<double>::infinity();
+  Value farValue;
+  if (auto it = dyn_cast<IntegerType>(element)) {
+    APInt v = largest ? APInt::getSignedMinValue(it.getWidth())
+                      : APInt::getSignedMaxValue(it.getWidth());
+    farValue = ConstantOp::create(
+        c.b, c.loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, element), v));
+  } else {
+    farValue = c.scalar(element, far);
+  }
+  Value iota = iotaAlong(c, n, axis, t.getRank());
+  SmallVector<Value> values, indices;
+  Value rest = x;
+  for (int64_t i = 0; i < k; ++i) {
+    Value index = TRY(argExtreme(c, rest, axis, largest, /*last=*/false,
+                                 /*keep=*/true));
+    values.push_back(TRY(c.build1("tcc.gather_elements", {x, index},
+                                  {c.named("axis", c.b.getI64IntegerAttr(axis))})));
+    indices.push_back(index);
+    if (i + 1 < k) {
+      Value taken = TRY(c.build1("tcc.cmp", {iota, index},
+                                 {c.named("predicate", c.b.getStringAttr("eq"))}));
+      rest = TRY(c.build1("tcc.select", {taken, farValue, rest}));
+    }
+  }
+  auto joined = [&](SmallVector<Value> parts) -> FailureOr<Value> {
+    if (parts.size() == 1)
+      return parts.front();
+    return c.build1("tcc.concat", parts,
+                    {c.named("axis", c.b.getI64IntegerAttr(axis))});
+  };
+  c.results.push_back(TRY(joined(values)));
+  c.results.push_back(TRY(joined(indices)));
+  return success();
+}
+
 /// Hardmax: 1 at the first largest element along the axis, 0 elsewhere.
 /// Before opset 13, like Softmax, along dim 1 of x flattened at the axis.
 FailureOr<Value> hardmax(NodeContext &c) {
@@ -3102,6 +3161,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["ArgMin"] = one([](NodeContext &c) { return argReduce(c, false); });
     t["Hardmax"] = one(hardmax);
     t["CumSum"] = one(cumSum);
+    t["TopK"] = topK;
     t["HannWindow"] = one(window);
     t["HammingWindow"] = one(window);
     t["BlackmanWindow"] = one(window);
