@@ -184,6 +184,16 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
     if (sizes)
       reshaped->setAttr(kShapeAttr,
                         permuteShape(sizes, newPerm, /*inverse=*/true));
+    // Only unit dims moved: no transpose left. (An identity transpose
+    // would become a copy group that lowering folds into a view of its
+    // input: a returned view of a planned buffer.)
+    if (llvm::equal(newPerm, llvm::seq<int64_t>(0, newPerm.size()))) {
+      if (sizes)
+        reshaped->setAttr(kShapeAttr, sizes);
+      rewriter.replaceOp(op, reshaped.getResult());
+      rewriter.eraseOp(transpose);
+      return success();
+    }
     auto moved =
         rewriter.replaceOpWithNewOp<TransposeOp>(op, reduced, reshaped, newPerm);
     if (sizes)

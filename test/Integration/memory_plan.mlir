@@ -137,3 +137,37 @@ func.func @softmax_rows(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
   %y = tcc.div %e, %s : (tensor<64x4096xf32>, tensor<64x1xf32>) -> tensor<64x4096xf32>
   return %y : tensor<64x4096xf32>
 }
+
+// Regression (the ONNX test test_sce_mean_no_weight_ii_log_prob_expanded,
+// as imported): a log-softmax returned through a unit-dim transpose and
+// reshape, also read by later groups; the identity copy it became lowered
+// to a view of the softmax's planned buffer, which a later group reused.
+// RUN: tcc-run %s --function=returned_softmax_view --input=3x5xf32=random --input="3xi64=2 4 1" --check-reference | FileCheck %s --check-prefix=RETURNED_VIEW
+// RETURNED_VIEW-COUNT-2: [SUCCESS]
+// RETURNED_VIEW-NOT: FAILED
+func.func @returned_softmax_view(%arg0: tensor<3x5xf32>, %arg1: tensor<3xi64>) -> (tensor<f32>, tensor<3x5xf32>) {
+  %0 = tcc.reshape %arg0 : (tensor<3x5xf32>) -> tensor<3x5x1xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 0, 2, 1>} : (tensor<3x5x1xf32>) -> tensor<3x1x5xf32>
+  %2 = tcc.log_softmax %1 {axis = 2 : i64} : (tensor<3x1x5xf32>) -> tensor<3x1x5xf32>
+  %3 = tcc.transpose %2 {permutation = array<i64: 0, 2, 1>} : (tensor<3x1x5xf32>) -> tensor<3x5x1xf32>
+  %4 = tcc.reshape %3 : (tensor<3x5x1xf32>) -> tensor<3x5xf32>
+  %5 = tcc.constant dense<2> : tensor<i64>
+  %6 = tcc.cmp %arg1, %5 {predicate = "ne"} : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %7 = tcc.constant dense<0> : tensor<i64>
+  %8 = tcc.select %6, %arg1, %7 : (tensor<3xi1>, tensor<3xi64>, tensor<i64>) -> tensor<3xi64>
+  %9 = tcc.reshape %8 : (tensor<3xi64>) -> tensor<3x1xi64>
+  %10 = tcc.constant dense<[[0, 1, 2, 3, 4]]> : tensor<1x5xi64>
+  %11 = tcc.cmp %9, %10 {predicate = "eq"} : (tensor<3x1xi64>, tensor<1x5xi64>) -> tensor<3x5xi1>
+  %12 = tcc.constant dense<0.000000e+00> : tensor<f32>
+  %13 = tcc.select %11, %4, %12 : (tensor<3x5xi1>, tensor<3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  %14 = tcc.reduce_sum %13 {axes = array<i64: 1>} : (tensor<3x5xf32>) -> tensor<3xf32>
+  %15 = tcc.neg %14 : (tensor<3xf32>) -> tensor<3xf32>
+  %16 = tcc.constant dense<0.000000e+00> : tensor<f32>
+  %17 = tcc.constant dense<1.000000e+00> : tensor<f32>
+  %18 = tcc.select %6, %17, %16 : (tensor<3xi1>, tensor<f32>, tensor<f32>) -> tensor<3xf32>
+  %19 = tcc.mul %15, %18 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %20 = tcc.reduce_sum %19 {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  %21 = tcc.reduce_sum %18 {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  %22 = tcc.div %20, %21 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %22, %4 : tensor<f32>, tensor<3x5xf32>
+}

@@ -652,3 +652,22 @@ func.func @not_merged_dependent(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (te
   %2 = tcc.sigmoid %b : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %1, %2 : tensor<8x4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A transpose that only moves a unit dim, under a reshape dropping it (an
+// exported LogSoftmax over [N, C] through [N, 1, C]): the reshape takes
+// x directly and no transpose (no identity "copy" group) is left.
+// Regression: the identity copy lowered to a view of the softmax's
+// buffer, which was returned and then reused by a later group.
+// CHECK-LABEL: func.func @unit_transpose_under_reshape
+//       CHECK:   %[[G:.+]] = fusion.group "reduction"
+//       CHECK:   %[[R:.+]] = tcc.reshape %[[G]] : (tensor<3x1x5xf32>) -> tensor<3x5xf32>
+//   CHECK-NOT:   tcc.transpose %{{.+}} {permutation = array<i64: 0, 1>}
+//       CHECK:   return %[[R]]
+func.func @unit_transpose_under_reshape(%x: tensor<3x1x5xf32>) -> tensor<3x5xf32> {
+  %0 = tcc.log_softmax %x {axis = 2 : i64} : (tensor<3x1x5xf32>) -> tensor<3x1x5xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 0, 2, 1>} : (tensor<3x1x5xf32>) -> tensor<3x5x1xf32>
+  %2 = tcc.reshape %1 : (tensor<3x5x1xf32>) -> tensor<3x5xf32>
+  return %2 : tensor<3x5xf32>
+}
