@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -234,7 +235,10 @@ static void buildNVVMPipeline(OpPassManager &pm,
   target.linkLibs.push_back(cuda + "/nvvm/libdevice/libdevice.10.bc");
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
+  // Host functions only: the kernels' arith is lowered with the rest of
+  // their ops by convert-gpu-to-nvvm, whose libdevice patterns take
+  // arith.remf to __nv_fmodf (an llvm.frem has no lowering there).
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

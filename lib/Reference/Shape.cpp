@@ -258,9 +258,8 @@ static LogicalResult evalSlice(OpState &s) {
   return success();
 }
 
-/// numpy.take: result shape x.shape[:axis] + indices.shape +
-/// x.shape[axis+1:]; negative indices wrap once.
-static LogicalResult evalGather(OpState &s) {
+/// The normalized `axis` of a gather-like op over (x, integer indices).
+static FailureOr<int64_t> gatherAxis(OpState &s) {
   if (failed(s.checkArity(2, 2)))
     return failure();
   const HostTensor &x = s.operands[0], &indices = s.operands[1];
@@ -269,9 +268,27 @@ static LogicalResult evalGather(OpState &s) {
   FailureOr<int64_t> axisAttr = s.getInt("axis", 0);
   if (failed(axisAttr))
     return failure();
-  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, x.rank());
+  return s.normalizeAxis(*axisAttr, x.rank());
+}
+
+/// Index j of `indices` in [0, dim): negative ones wrap once, others
+/// outside [-dim, dim) are an error.
+static FailureOr<int64_t> wrappedIndex(OpState &s, const HostTensor &indices,
+                                       int64_t j, int64_t dim, int64_t axis) {
+  int64_t idx = getInt(indices, j);
+  if (idx < -dim || idx >= dim)
+    return s.fail("index " + llvm::Twine(idx) + " is out of range for axis " +
+                  llvm::Twine(axis) + " of size " + llvm::Twine(dim));
+  return idx < 0 ? idx + dim : idx;
+}
+
+/// numpy.take: result shape x.shape[:axis] + indices.shape +
+/// x.shape[axis+1:]; negative indices wrap once.
+static LogicalResult evalGather(OpState &s) {
+  FailureOr<int64_t> axis = gatherAxis(s);
   if (failed(axis))
     return failure();
+  const HostTensor &x = s.operands[0], &indices = s.operands[1];
 
   ArrayRef<int64_t> xShape = x.shape;
   Shape outShape(xShape.begin(), xShape.begin() + *axis);
@@ -286,15 +303,12 @@ static LogicalResult evalGather(OpState &s) {
   int64_t inner = numElementsOf(xShape.drop_front(*axis + 1));
   int64_t count = indices.numElements();
   for (int64_t j = 0; j < count; ++j) {
-    int64_t idx = getInt(indices, j);
-    if (idx < -dim || idx >= dim)
-      return s.fail("index " + llvm::Twine(idx) + " is out of range for axis " +
-                    llvm::Twine(*axis) + " of size " + llvm::Twine(dim));
-    if (idx < 0)
-      idx += dim;
+    FailureOr<int64_t> idx = wrappedIndex(s, indices, j, dim, *axis);
+    if (failed(idx))
+      return failure();
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t i = 0; i < inner; ++i)
-        copyElement(x, (o * dim + idx) * inner + i, *out,
+        copyElement(x, (o * dim + *idx) * inner + i, *out,
                     (o * count + j) * inner + i);
   }
   return success();
@@ -303,20 +317,13 @@ static LogicalResult evalGather(OpState &s) {
 /// torch.gather: out[..., i_axis, ...] = x[..., indices[...], ...], the
 /// result in the indices' shape.
 static LogicalResult evalGatherElements(OpState &s) {
-  if (failed(s.checkArity(2, 2)))
+  FailureOr<int64_t> axis = gatherAxis(s);
+  if (failed(axis))
     return failure();
   const HostTensor &x = s.operands[0], &indices = s.operands[1];
-  if (!isIntDType(indices.dtype) || indices.dtype == DType::I1)
-    return s.fail("indices must be integers, got " + indices.typeString());
   if (x.rank() != indices.rank())
     return s.fail("indices " + indices.typeString() + " and x " +
                   x.typeString() + " differ in rank");
-  FailureOr<int64_t> axisAttr = s.getInt("axis", 0);
-  if (failed(axisAttr))
-    return failure();
-  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, x.rank());
-  if (failed(axis))
-    return failure();
   int64_t rank = x.rank();
   for (int64_t d = 0; d < rank; ++d)
     if (d != *axis && indices.shape[d] > x.shape[d])
@@ -333,15 +340,12 @@ static LogicalResult evalGatherElements(OpState &s) {
   SmallVector<int64_t> coord(rank, 0);
   int64_t dim = x.shape[*axis];
   for (int64_t j = 0, e = indices.numElements(); j < e; ++j) {
-    int64_t idx = getInt(indices, j);
-    if (idx < -dim || idx >= dim)
-      return s.fail("index " + llvm::Twine(idx) + " is out of range for axis " +
-                    llvm::Twine(*axis) + " of size " + llvm::Twine(dim));
-    if (idx < 0)
-      idx += dim;
+    FailureOr<int64_t> idx = wrappedIndex(s, indices, j, dim, *axis);
+    if (failed(idx))
+      return failure();
     int64_t src = 0;
     for (int64_t d = 0; d < rank; ++d)
-      src += (d == *axis ? idx : coord[d]) * stride[d];
+      src += (d == *axis ? *idx : coord[d]) * stride[d];
     copyElement(x, src, *out, j);
     for (int64_t d = rank - 1; d >= 0; --d) { // Next coordinate.
       if (++coord[d] < indices.shape[d])

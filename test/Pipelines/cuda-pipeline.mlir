@@ -149,3 +149,19 @@ func.func @conv_residual_relu(%x: tensor<?x16x32x32xf32> {tcc.shape = #tcc.shape
   %2 = tcc.relu %1 : (tensor<?x16x32x32xf32>) -> tensor<?x16x32x32xf32>
   return %2 : tensor<?x16x32x32xf32>
 }
+
+// -----
+
+// A float remainder and floor in a kernel: arith.remf becomes libdevice's
+// __nv_fmodf (linked and inlined: no extern left), floor a cvt.rmi. The
+// kernels' arith is lowered by convert-gpu-to-nvvm: an llvm.frem made by a
+// module-wide arith-to-llvm had no lowering there and failed the pipeline.
+// CHECK-LABEL: llvm.func @rem_floor
+//       CHECK: gpu.binary @rem_floor_kernels [
+//   CHECK-NOT: .extern .func
+//  CHECK-SAME: cvt.rmi.f32.f32
+func.func @rem_floor(%a: tensor<?x64xf32>, %b: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %0 = tcc.rem %a, %b : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32>
+  %1 = tcc.floor %0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %1 : tensor<?x64xf32>
+}
