@@ -64,6 +64,9 @@ CASES = [
     ("conv_grouped_dilated", "benchmarks/gpu/cases/convs.mlir", "grouped_dilated", {"H": 21, "W": 17}, 1e-4, 1e-5),
     ("conv_residual_no_bias_f16", "benchmarks/gpu/cases/convs.mlir", "residual_no_bias", {}, 1e-2, 1e-2),
     ("conv_bn_relu", "benchmarks/gpu/cases/convs.mlir", "conv_bn_relu", {"B": 2}, 1e-4, 1e-4),
+    # The ops the ONNX importer added.
+    ("onnx_math", "benchmarks/gpu/cases/onnx_ops.mlir", "math", {"N": 67}, 1e-4, 1e-5),
+    ("onnx_indexing", "benchmarks/gpu/cases/onnx_ops.mlir", "indexing", {"N": 67}, 1e-4, 1e-5),
 ]
 
 
