@@ -41,6 +41,11 @@
 // RUN: tcc-run %s --function=softmax_leading_axis --random-inputs --check-reference | FileCheck %s --check-prefix=LEADING
 // LEADING: [SUCCESS] result[0] matches the reference (1024x8xf32)
 //
+// A whole reduction of a high-rank tensor with a short innermost dim stays
+// loops too (regression: 1620 vectors of 4 lanes, minutes in LLVM).
+// RUN: tcc-run %s --function=high_rank_short_rows --random-inputs --check-reference | FileCheck %s --check-prefix=SHORT_ROWS
+// SHORT_ROWS: [SUCCESS] result[0] matches the reference (f32)
+//
 // The groups these runs use:
 // RUN: tcc-opt %s --symbolic-shapes --fuse=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUPS
 // GROUPS: @multi_output kernels 4 -> 1
@@ -157,4 +162,10 @@ func.func @transpose_then_flatten(%x: tensor<?x2x1xf32>) -> tensor<?x2xf32> {
 func.func @softmax_leading_axis(%x: tensor<1024x8xf32>) -> tensor<1024x8xf32> {
   %0 = tcc.softmax %x {axis = 0 : i64} : (tensor<1024x8xf32>) -> tensor<1024x8xf32>
   return %0 : tensor<1024x8xf32>
+}
+
+func.func @high_rank_short_rows(%x: tensor<3x6x6x5x3x4xf32>) -> tensor<f32> {
+  %0 = tcc.neg %x : (tensor<3x6x6x5x3x4xf32>) -> tensor<3x6x6x5x3x4xf32>
+  %1 = tcc.reduce_sum %0 {axes = array<i64: 0, 1, 2, 3, 4, 5>} : (tensor<3x6x6x5x3x4xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
 }

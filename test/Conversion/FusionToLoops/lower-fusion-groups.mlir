@@ -119,6 +119,23 @@ func.func @groups_do_not_merge(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
 
 // -----
 
+// A whole-tensor reduction of a high-rank tensor with a short innermost dim
+// (an exported loss over 5-D inputs) is not one vector: unrolled into
+// 1620 rows of 4 lanes it made LLVM compile for minutes. It stays a loop
+// nest (ops of more than 256 innermost rows are not vectorized whole).
+// VEC-LABEL: func.func @high_rank_short_rows
+//   VEC-NOT:   vector.multi_reduction
+//       VEC:   linalg.generic
+//   VEC-NOT:   vector.multi_reduction
+//       VEC:   return
+func.func @high_rank_short_rows(%x: tensor<3x6x6x5x3x4xf32>) -> tensor<f32> {
+  %0 = tcc.neg %x : (tensor<3x6x6x5x3x4xf32>) -> tensor<3x6x6x5x3x4xf32>
+  %1 = tcc.reduce_sum %0 {axes = array<i64: 0, 1, 2, 3, 4, 5>} : (tensor<3x6x6x5x3x4xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// -----
+
 // Register tiles follow the vector width: with 8 lanes (AVX2) a matmul is
 // tiled 8 x 16 and K by 8, whatever the host is.
 // RUN: tcc-opt %s --split-input-file --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups="vector-lanes=8" | FileCheck %s --check-prefix=LANES8
