@@ -27,14 +27,15 @@ if ((${#missing[@]})); then
 fi
 
 # Python packages of the tests and tools (PyPI): torch and numpy for
-# examples/export_onnx.py (onnx: torch.onnx.export needs it). One venv per user, outside the checkout, so that
-# fresh clones (CI) reuse it; TCC_VENV moves it.
+# examples/export_onnx.py (onnx: torch.onnx.export needs it), onnxruntime
+# for benchmarks/cpu/compare_cpu.py. One venv per user, outside the
+# checkout, so that fresh clones (CI) reuse it; TCC_VENV moves it.
 TCC_VENV="${TCC_VENV:-$HOME/.cache/tcc/venv}"
-TCC_PYTHON_PACKAGES=(numpy onnx torch)
+TCC_PYTHON_PACKAGES=(numpy onnx onnxruntime torch)
 if [ ! -x "$TCC_VENV/bin/python" ]; then
   python3 -m venv "$TCC_VENV"
 fi
-if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, torch" 2>/dev/null; then
+if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, onnxruntime, torch" 2>/dev/null; then
   echo "setup: installing ${TCC_PYTHON_PACKAGES[*]} into $TCC_VENV"
   "$TCC_VENV/bin/pip" install -q "${TCC_PYTHON_PACKAGES[@]}"
 fi

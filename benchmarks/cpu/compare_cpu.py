@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""CPU side by side, in one run on one machine: tcc against PyTorch eager,
+torch.compile (Inductor, default mode) and onnxruntime, on the same models
+and weights.
+
+    ~/.cache/tcc/venv/bin/python benchmarks/cpu/compare_cpu.py \
+        [--models conv_block,resnet18,vit_block,robot_policy] [--calls 20]
+
+Each model is built in PyTorch (examples/export_onnx.py's modules and a
+torchvision-shaped ResNet-18), exported to ONNX with a dynamic batch,
+imported with tcc-import-onnx (weights as constants) and timed with
+`tcc-run --benchmark=N` (median of the compiled call); PyTorch and
+onnxruntime are timed in this process (median over N calls after warm-up)
+with as many threads as the machine has cores. Every tcc result is
+checked against PyTorch's first. Prints a Markdown table (median ms and
+tcc's speedup over the best peer).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+from export_onnx import ConvBlock, RobotPolicy, ViTBlock  # noqa: E402
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.downsample = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                            nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(y + (self.downsample(x) if self.downsample else x))
+
+
+class ResNet18(nn.Module):
+    """torchvision's resnet18 (examples/resnet18.mlir)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(64)
+        blocks, cin = [], 64
+        for cout, stride in [(64, 1), (128, 2), (256, 2), (512, 2)]:
+            blocks += [BasicBlock(cin, cout, stride), BasicBlock(cout, cout, 1)]
+            cin = cout
+        self.blocks = nn.Sequential(*blocks)
+        self.fc = nn.Linear(512, 1000)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.bn1(self.conv1(x))), 3, 2, 1)
+        x = self.blocks(x)
+        return self.fc(x.mean(dim=(2, 3)))
+
+
+def randomize_batch_norms(module):
+    for m in module.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+
+
+MODELS = {
+    # name: (constructor, input shape without batch, batches)
+    "conv_block": (ConvBlock, (64, 56, 56), [1, 8]),
+    "resnet18": (ResNet18, (3, 224, 224), [1, 8]),
+    "vit_block": (ViTBlock, (197, 768), [1]),
+    "robot_policy": (RobotPolicy, (256,), [1]),
+}
+
+
+def median_ms(fn, calls):
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--calls", type=int, default=20)
+    ap.add_argument("--no-compile", action="store_true",
+                    help="leave torch.compile out (its compile is slow)")
+    args = ap.parse_args()
+    import onnxruntime as ort
+
+    threads = os.cpu_count() or 1
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    out = tempfile.mkdtemp(prefix="tcc-cpu-compare-")
+    rows = []
+    for name in args.models.split(","):
+        ctor, shape, batches = MODELS[name]
+        module = ctor().eval()
+        randomize_batch_norms(module)
+        onnx_path = os.path.join(out, name + ".onnx")
+        torch.onnx.export(module, (torch.randn(2, *shape),), onnx_path,
+                          input_names=["x"], opset_version=17,
+                          dynamic_axes={"x": {0: "batch"}}, dynamo=False)
+        mlir = os.path.join(out, name + ".mlir")
+        subprocess.run([os.path.join(args.bin, "tcc-import-onnx"), onnx_path,
+                        "-o", mlir], check=True)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        session = ort.InferenceSession(onnx_path, options,
+                                       providers=["CPUExecutionProvider"])
+        compiled = None if args.no_compile else torch.compile(module)
+        for batch in batches:
+            x = torch.randn(batch, *shape)
+            with torch.no_grad():
+                expected = module(x)
+                if not isinstance(expected, tuple):
+                    expected = (expected,)
+                eager = median_ms(lambda: module(x), args.calls)
+                inductor = (median_ms(lambda: compiled(x), args.calls)
+                            if compiled is not None else float("nan"))
+            feed = {"x": x.numpy()}
+            onnxrt = median_ms(lambda: session.run(None, feed), args.calls)
+            x_npy = os.path.join(out, "%s_%d_x.npy" % (name, batch))
+            np.save(x_npy, x.numpy())
+            run = [os.path.join(args.bin, "tcc-run"), mlir, "--function=main",
+                   "--input=@" + x_npy, "--rtol=1e-3", "--atol=1e-3",
+                   "--benchmark=%d" % args.calls]
+            for i, e in enumerate(expected):
+                y_npy = os.path.join(out, "%s_%d_y%d.npy" % (name, batch, i))
+                np.save(y_npy, e.numpy())
+                run.append("--expected_output=@" + y_npy)
+            r = subprocess.run(run, capture_output=True, text=True)
+            text = r.stdout + r.stderr
+            m = re.search(r"compiled code: median ([0-9.]+) us", text)
+            ok = r.returncode == 0 and "[FAILED]" not in text
+            tcc = float(m.group(1)) / 1e3 if m else float("nan")
+            best = min(v for v in (eager, inductor, onnxrt) if v == v)
+            rows.append((name, batch, tcc, eager, inductor, onnxrt, best / tcc,
+                         "" if ok else " (tcc's result differs!)"))
+            print("%s batch %d done" % (name, batch), file=sys.stderr)
+    print("| model | batch | tcc ms | eager ms | torch.compile ms | onnxruntime ms "
+          "| tcc vs best |")
+    print("|---|---|---|---|---|---|---|")
+    for name, batch, tcc, eager, inductor, onnxrt, speedup, note in rows:
+        print("| %s | %d | %.3f | %.3f | %.3f | %.3f | %.2fx%s |" % (
+            name, batch, tcc, eager, inductor, onnxrt, speedup, note))
+
+
+if __name__ == "__main__":
+    main()
