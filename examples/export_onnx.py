@@ -101,6 +101,34 @@ def save_npy(path, array):
     np.save(path, np.ascontiguousarray(array, dtype=np.float32))
 
 
+def export(module, shape, onnx_path, outputs=("y",)):
+    """module exported to onnx_path: opset 17, input x [batch, *shape]."""
+    outputs = list(outputs)
+    torch.onnx.export(module, (torch.randn(2, *shape),), onnx_path,
+                      input_names=["x"], output_names=outputs, opset_version=17,
+                      dynamic_axes={n: {0: "batch"} for n in ["x"] + outputs},
+                      dynamo=False)
+
+
+def run_against(bin_dir, mlir, x, expected, prefix, rtol, atol, extra=()):
+    """tcc-run of mlir's @main on x, each result compared with `expected`
+    (a tuple of tensors); files as prefix_*.npy. (ok, tcc-run's output)."""
+    x_npy = prefix + "_x.npy"
+    save_npy(x_npy, x.numpy())
+    run = [os.path.join(bin_dir, "tcc-run"), mlir, "--function=main",
+           "--input=@" + x_npy, "--rtol=%g" % rtol, "--atol=%g" % atol]
+    run += list(extra)
+    for i, e in enumerate(expected):
+        e_npy = "%s_y%d.npy" % (prefix, i)
+        save_npy(e_npy, e.numpy())
+        run.append("--expected_output=@" + e_npy)
+    r = subprocess.run(run, capture_output=True, text=True)
+    text = r.stdout + r.stderr
+    ok = (r.returncode == 0 and "[FAILED]" not in text and
+          text.count("[SUCCESS]") == len(expected))
+    return ok, text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
@@ -117,12 +145,8 @@ def main():
     for name, module, shape, rtol, atol in examples():
         module.eval()
         onnx_path = os.path.join(out, name + ".onnx")
-        example = torch.randn(2, *shape)
-        outputs = ["actions", "value"] if name == "robot_policy" else ["y"]
-        torch.onnx.export(module, (example,), onnx_path, input_names=["x"],
-                          output_names=outputs, opset_version=17,
-                          dynamic_axes={n: {0: "batch"} for n in ["x"] + outputs},
-                          dynamo=False)
+        export(module, shape, onnx_path,
+               ["actions", "value"] if name == "robot_policy" else ["y"])
         mlir = os.path.join(out, name + ".mlir")
         p = subprocess.run([os.path.join(args.bin, "tcc-import-onnx"), onnx_path,
                             "-o", mlir], capture_output=True, text=True)
@@ -142,18 +166,9 @@ def main():
                 expected = module(x)
             if not isinstance(expected, tuple):
                 expected = (expected,)
-            x_npy = os.path.join(out, "%s_x_%d.npy" % (name, batch))
-            save_npy(x_npy, x.numpy())
-            run = [os.path.join(args.bin, "tcc-run"), mlir, "--function=main",
-                   "--input=@" + x_npy, "--rtol=%g" % rtol, "--atol=%g" % atol]
-            for i, e in enumerate(expected):
-                e_npy = os.path.join(out, "%s_y%d_%d.npy" % (name, i, batch))
-                save_npy(e_npy, e.numpy())
-                run.append("--expected_output=@" + e_npy)
-            r = subprocess.run(run, capture_output=True, text=True)
-            text = r.stdout + r.stderr
-            ok = (r.returncode == 0 and "[FAILURE]" not in text and
-                  text.count("[SUCCESS]") == len(expected))
+            ok, text = run_against(args.bin, mlir, x, expected,
+                                   os.path.join(out, "%s_%d" % (name, batch)),
+                                   rtol, atol)
             print("%s %s batch %d: %s" % ("ok  " if ok else "FAIL", name, batch,
                                          "; ".join(l for l in text.splitlines()
                                                    if "SUCCESS" in l or "FAIL" in l

@@ -24,7 +24,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -32,7 +31,8 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
-from export_onnx import ConvBlock, RobotPolicy, ViTBlock  # noqa: E402
+from export_onnx import (ConvBlock, RobotPolicy, ViTBlock, export,  # noqa: E402
+                         run_against)
 
 
 class BasicBlock(nn.Module):
@@ -120,9 +120,8 @@ def main():
         module = ctor().eval()
         randomize_batch_norms(module)
         onnx_path = os.path.join(out, name + ".onnx")
-        torch.onnx.export(module, (torch.randn(2, *shape),), onnx_path,
-                          input_names=["x"], opset_version=17,
-                          dynamic_axes={"x": {0: "batch"}}, dynamo=False)
+        export(module, shape, onnx_path,
+               ["actions", "value"] if name == "robot_policy" else ["y"])
         mlir = os.path.join(out, name + ".mlir")
         subprocess.run([os.path.join(args.bin, "tcc-import-onnx"), onnx_path,
                         "-o", mlir], check=True)
@@ -142,19 +141,10 @@ def main():
                             if compiled is not None else float("nan"))
             feed = {"x": x.numpy()}
             onnxrt = median_ms(lambda: session.run(None, feed), args.calls)
-            x_npy = os.path.join(out, "%s_%d_x.npy" % (name, batch))
-            np.save(x_npy, x.numpy())
-            run = [os.path.join(args.bin, "tcc-run"), mlir, "--function=main",
-                   "--input=@" + x_npy, "--rtol=1e-3", "--atol=1e-3",
-                   "--benchmark=%d" % args.calls]
-            for i, e in enumerate(expected):
-                y_npy = os.path.join(out, "%s_%d_y%d.npy" % (name, batch, i))
-                np.save(y_npy, e.numpy())
-                run.append("--expected_output=@" + y_npy)
-            r = subprocess.run(run, capture_output=True, text=True)
-            text = r.stdout + r.stderr
+            ok, text = run_against(args.bin, mlir, x, expected,
+                                   os.path.join(out, "%s_%d" % (name, batch)),
+                                   1e-3, 1e-3, ["--benchmark=%d" % args.calls])
             m = re.search(r"compiled code: median ([0-9.]+) us", text)
-            ok = r.returncode == 0 and "[FAILED]" not in text
             tcc = float(m.group(1)) / 1e3 if m else float("nan")
             best = min(v for v in (eager, inductor, onnxrt) if v == v)
             rows.append((name, batch, tcc, eager, inductor, onnxrt, best / tcc,
