@@ -446,14 +446,27 @@ void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
     elements *= r;
   if (elements == 0 || elements > 8192)
     return;
-  // Lowering unrolls a vector into one 1-D vector per innermost row: a
-  // high-rank op with a short innermost dim ([3, 5, 6, 6, 5, 3, 4], an
-  // exported loss over 5-D inputs) would become thousands of ops per body
-  // op, and LLVM minutes of compile. Such ops stay loops.
+  // Lowering unrolls a vector into one 1-D vector per row of each
+  // operand's innermost dim: a high-rank op with a short innermost dim
+  // ([3, 6, 6, 5, 3, 4], an exported loss over 5-D inputs), or a transpose
+  // reading a long column, would become thousands of ops, and LLVM minutes
+  // of compile. Such ops stay loops.
+  // (Operands read across their innermost dim unroll into scalar accesses
+  // per row: a looser bound there, which tiles of the hot kernels stay
+  // under.)
   SmallVector<int64_t> loopRanges = op.getStaticLoopRanges();
   if (!loopRanges.empty() &&
       elements / std::max<int64_t>(1, loopRanges.back()) > 256)
     return;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0)
+      continue;
+    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (inner &&
+        elements / std::max<int64_t>(1, loopRanges[inner.getPosition()]) > 1024)
+      return;
+  }
   // A long reduction that is not the innermost dim ([1024, 8] to [8])
   // would become a chain of hundreds of dependent vector ops that LLVM
   // takes minutes to compile; such ops stay loops.

@@ -136,6 +136,20 @@ func.func @high_rank_short_rows(%x: tensor<3x6x6x5x3x4xf32>) -> tensor<f32> {
 
 // -----
 
+// Likewise a transpose whose input's innermost dim is short: a 2160-row
+// column read as one vector was 2160 scalar loads.
+// VEC-LABEL: func.func @transpose_long_column
+//   VEC-NOT:   vector.transpose
+//       VEC:   linalg.transpose
+//   VEC-NOT:   vector.transpose
+//       VEC:   return
+func.func @transpose_long_column(%x: tensor<3x2160x5xf32>) -> tensor<3x5x2160xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 0, 2, 1>} : (tensor<3x2160x5xf32>) -> tensor<3x5x2160xf32>
+  return %0 : tensor<3x5x2160xf32>
+}
+
+// -----
+
 // Register tiles follow the vector width: with 8 lanes (AVX2) a matmul is
 // tiled 8 x 16 and K by 8, whatever the host is.
 // RUN: tcc-opt %s --split-input-file --fuse --convert-tcc-to-linalg --tcc-lower-fusion-groups="vector-lanes=8" | FileCheck %s --check-prefix=LANES8

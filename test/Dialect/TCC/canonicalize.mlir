@@ -620,3 +620,52 @@ func.func @slice_partial_stays(%x: tensor<4x8xf32>) -> (tensor<2x8xf32>, tensor<
   %1 = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 4, 8>, steps = array<i64: 1, 2>} : (tensor<4x8xf32>) -> tensor<4x4xf32>
   return %0, %1 : tensor<2x8xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// A transpose of a constant (a weight's relayout) folds at compile time:
+// dense constants element by element, dense_resource blobs into a new blob.
+// CHECK-LABEL: func.func @transpose_constant
+//   CHECK-NOT:   tcc.transpose
+//       CHECK:   %[[C:.+]] = tcc.constant dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+//       CHECK:   return %[[C]]
+func.func @transpose_constant() -> tensor<3x2xi32> {
+  %0 = tcc.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<2x3xi32>) -> tensor<3x2xi32>
+  return %1 : tensor<3x2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_resource
+//   CHECK-NOT:   tcc.transpose
+//       CHECK:   %[[C:.+]] = tcc.constant dense_resource<w_t> : tensor<3x2xf32>
+//       CHECK:   return %[[C]]
+// The blob: [[1, 2, 3], [4, 5, 6]] transposed is 1, 4, 2, 5, 3, 6 (f32 LE).
+//       CHECK:   w_t: "0x040000000000803F00008040000000400000A040000040400000C040"
+func.func @transpose_resource() -> tensor<3x2xf32> {
+  %0 = tcc.constant dense_resource<w> : tensor<2x3xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F0000004000004040000080400000A0400000C040"
+    }
+  }
+#-}
+
+// -----
+
+// A splat stays a splat; a non-constant transpose stays.
+// CHECK-LABEL: func.func @transpose_splat
+//       CHECK:   %[[C:.+]] = tcc.constant dense<2.500000e+00> : tensor<4x3xf32>
+//       CHECK:   %[[T:.+]] = tcc.transpose %arg0
+//       CHECK:   return %[[C]], %[[T]]
+func.func @transpose_splat(%x: tensor<3x4xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %0 = tcc.constant dense<2.5> : tensor<3x4xf32>
+  %1 = tcc.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %2 = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  return %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>
+}

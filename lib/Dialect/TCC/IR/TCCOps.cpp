@@ -11,9 +11,11 @@
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
@@ -988,12 +990,62 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
 TCC_COMPATIBLE_RETURN_TYPES(TransposeOp)
 LogicalResult TransposeOp::verify() { return success(); }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+/// The constant `value` ([in] shape) transposed by `perm` into `type`, for
+/// dense and dense_resource elements of whole bytes: a weight's relayout
+/// done once at compile time ("frozen"). Null when not foldable.
+static Attribute transposeConstant(Attribute value, ArrayRef<int64_t> perm,
+                                   RankedTensorType type) {
+  auto in = dyn_cast_or_null<ElementsAttr>(value);
+  if (!in || !type.hasStaticShape() ||
+      type.getNumElements() > (int64_t(1) << 26))
+    return {};
+  if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  ArrayRef<char> bytes;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    bytes = dense.getRawData();
+  else if (resource && resource.getRawHandle().getBlob())
+    bytes = resource.getRawHandle().getBlob()->getData();
+  int64_t width = element.getIntOrFloatBitWidth() / 8;
+  if (int64_t(bytes.size()) != type.getNumElements() * width)
+    return {};
+  // Row-major strides of the input; out[i] = in[sum idx_d * stride[perm[d]]].
+  auto inShape = cast<ShapedType>(in.getType()).getShape();
+  int64_t rank = inShape.size();
+  SmallVector<int64_t> stride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * inShape[d + 1];
+  std::vector<char> out(bytes.size());
+  SmallVector<int64_t> idx(rank, 0);
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      src += idx[d] * stride[perm[d]];
+    std::memcpy(out.data() + i * width, bytes.data() + src * width, width);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < type.getDimSize(d))
+        break;
+      idx[d] = 0;
+    }
+  }
+  if (resource)
+    return DenseResourceElementsAttr::get(
+        type, resource.getRawHandle().getKey().str() + "_t",
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(ArrayRef<char>(out),
+                                                      width));
+  return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(out));
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> perm = getPermutation();
   if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
       getX().getType() == getType())
     return getX();
-  return {};
+  return transposeConstant(adaptor.getX(), perm, getType());
 }
 
 namespace {
