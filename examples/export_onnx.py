@@ -110,6 +110,13 @@ def export(module, shape, onnx_path, outputs=("y",)):
                       dynamo=False)
 
 
+def outputs_of(module, x):
+    """module(x) without autograd, always as a tuple of tensors."""
+    with torch.no_grad():
+        y = module(x)
+    return y if isinstance(y, tuple) else (y,)
+
+
 def run_against(bin_dir, mlir, x, expected, prefix, rtol, atol, extra=()):
     """tcc-run of mlir's @main on x, each result compared with `expected`
     (a tuple of tensors); files as prefix_*.npy. (ok, tcc-run's output)."""
@@ -162,10 +169,7 @@ def main():
             continue
         for batch in batches:
             x = torch.randn(batch, *shape)
-            with torch.no_grad():
-                expected = module(x)
-            if not isinstance(expected, tuple):
-                expected = (expected,)
+            expected = outputs_of(module, x)
             ok, text = run_against(args.bin, mlir, x, expected,
                                    os.path.join(out, "%s_%d" % (name, batch)),
                                    rtol, atol)

@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 from export_onnx import (ConvBlock, RobotPolicy, ViTBlock, export,  # noqa: E402
-                         run_against)
+                         outputs_of, run_against)
 
 
 class BasicBlock(nn.Module):
@@ -132,10 +132,8 @@ def main():
         compiled = None if args.no_compile else torch.compile(module)
         for batch in batches:
             x = torch.randn(batch, *shape)
+            expected = outputs_of(module, x)
             with torch.no_grad():
-                expected = module(x)
-                if not isinstance(expected, tuple):
-                    expected = (expected,)
                 eager = median_ms(lambda: module(x), args.calls)
                 inductor = (median_ms(lambda: compiled(x), args.calls)
                             if compiled is not None else float("nan"))
