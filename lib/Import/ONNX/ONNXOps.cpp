@@ -224,6 +224,8 @@ template <typename F> Converter one(F f) {
 FailureOr<Value> reshapeTo(NodeContext &c, Value x,
                            SmallVector<int64_t> shape, bool allowZero);
 FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar);
+LogicalResult setKnownResult(NodeContext &c, const KnownInts &k, bool scalar,
+                             Type element = {});
 FailureOr<Value> binaryValue(NodeContext &c, llvm::StringRef n);
 
 /// `tcc.<name>` of the node's first two operands (numpy broadcasting).
@@ -273,18 +275,7 @@ Converter binary(llvm::StringRef name) {
       if (std::optional<KnownInts> k = foldKnownArithmetic(c, bare)) {
         bool scalar = typeOf(c.operand(0)).getRank() == 0 &&
                       typeOf(c.operand(1)).getRank() == 0;
-        FailureOr<Value> v = knownValue(c, *k, scalar);
-        if (failed(v))
-          return failure();
-        Type element = elementOf(c.operand(0));
-        if (element != elementOf(*v))
-          v = c.build1("tcc.cast", {*v}, {},
-                       RankedTensorType::get(typeOf(*v).getShape(), element));
-        if (failed(v))
-          return failure();
-        c.results.push_back(*v);
-        c.knownResults.push_back(*k);
-        return success();
+        return setKnownResult(c, *k, scalar, elementOf(c.operand(0)));
       }
     }
     FailureOr<Value> v = binaryValue(c, n);
@@ -513,6 +504,20 @@ FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar) {
   if (scalar)
     return reshapeTo(c, v, {}, true);
   return v;
+}
+
+/// The node's result as known integers: their value (knownValue, cast to
+/// `element` when given and not i64) and the integers themselves, for
+/// the shape consumers downstream.
+LogicalResult setKnownResult(NodeContext &c, const KnownInts &k, bool scalar,
+                             Type element) {
+  Value v = TRY(knownValue(c, k, scalar));
+  if (element && element != elementOf(v))
+    v = TRY(c.build1("tcc.cast", {v}, {},
+                     RankedTensorType::get(typeOf(v).getShape(), element)));
+  c.results.push_back(v);
+  c.knownResults.push_back(k);
+  return success();
 }
 
 FailureOr<Value> reduce(NodeContext &c, llvm::StringRef name,
@@ -1187,12 +1192,7 @@ LogicalResult shape(NodeContext &c) {
     else
       k.push_back({t.getDimSize(d), Value(), -1});
   }
-  FailureOr<Value> v = knownValue(c, k, /*scalar=*/false);
-  if (failed(v))
-    return failure();
-  c.results.push_back(*v);
-  c.knownResults.push_back(k);
-  return success();
+  return setKnownResult(c, k, /*scalar=*/false);
 }
 
 /// Gather: tcc.gather, and on known integers (a shape) folded.
@@ -1210,13 +1210,7 @@ LogicalResult gather(NodeContext &c) {
                       std::to_string(n));
       out.push_back((*known)[i < 0 ? i + n : i]);
     }
-    FailureOr<Value> v =
-        knownValue(c, out, /*scalar=*/typeOf(idx).getRank() == 0);
-    if (failed(v))
-      return failure();
-    c.results.push_back(*v);
-    c.knownResults.push_back(out);
-    return success();
+    return setKnownResult(c, out, /*scalar=*/typeOf(idx).getRank() == 0);
   }
   FailureOr<Value> g = c.build1(
       "tcc.gather", {x, idx}, {c.named("axis", c.b.getI64IntegerAttr(axis))});
@@ -1238,12 +1232,7 @@ LogicalResult concat(NodeContext &c) {
       all.append(k->begin(), k->end());
   }
   if (known) {
-    FailureOr<Value> v = knownValue(c, all, /*scalar=*/false);
-    if (failed(v))
-      return failure();
-    c.results.push_back(*v);
-    c.knownResults.push_back(all);
-    return success();
+    return setKnownResult(c, all, /*scalar=*/false);
   }
   FailureOr<Value> v = c.build1(
       "tcc.concat", c.operands,
@@ -1405,12 +1394,7 @@ LogicalResult slice(NodeContext &c) {
     KnownInts out;
     for (int64_t i : sliceIndices(int64_t(k->size()), s[0], e[0], st[0]))
       out.push_back((*k)[i]);
-    FailureOr<Value> v = knownValue(c, out, /*scalar=*/false);
-    if (failed(v))
-      return failure();
-    c.results.push_back(*v);
-    c.knownResults.push_back(out);
-    return success();
+    return setKnownResult(c, out, /*scalar=*/false);
   }
   // Negative steps (tcc.slice's are positive): a gather of the selected
   // indices along each such dim, which must be static.
@@ -2945,10 +2929,8 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
         KnownInts out;
         for (int64_t v : *k)
           out.push_back({int64_t(0 - uint64_t(v)), Value(), -1});
-        c.results.push_back(TRY(
-            knownValue(c, out, /*scalar=*/typeOf(c.operand(0)).getRank() == 0)));
-        c.knownResults.push_back(out);
-        return success();
+        return setKnownResult(c, out,
+                              /*scalar=*/typeOf(c.operand(0)).getRank() == 0);
       }
       return unary("neg")(c);
     };
