@@ -9,7 +9,7 @@ BUILD_DIR="${TCC_BUILD_DIR:-$TCC_ROOT/build}"
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   cmake ninja-build ccache g++ lld libgtest-dev libomp-dev python3
-  libonnx-dev libprotobuf-dev libonnx-testdata python3-venv
+  libonnx-dev libprotobuf-dev libonnx-testdata python3-venv libdnnl-dev
 )
 
 missing=()

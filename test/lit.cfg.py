@@ -32,6 +32,11 @@ if os.path.exists(os.path.join(config.tcc_tools_dir, "tcc-import-onnx")):
         config.available_features.add("onnx")
         config.substitutions.append(("%onnx_data", onnx_data))
 
+# The cpu pipeline's library convolutions (oneDNN): tests say
+# `REQUIRES: dnnl`.
+if getattr(config, "tcc_have_dnnl", False):
+    config.available_features.add("dnnl")
+
 # Tests of AVX-512-only code paths say `REQUIRES: avx512`.
 try:
     with open("/proc/cpuinfo") as f:

@@ -9,6 +9,7 @@
 
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/Runtime/CachingAllocator.h"
+#include "tcc/Runtime/ConvCall.h"
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/Passes.h"
@@ -331,7 +332,12 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
         {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
         {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)},
         {"_mlir_ciface_tcc_workspace",
-         llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)}};
+         llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)},
+#ifdef TCC_HAVE_DNNL
+        // Library convolutions (oneDNN).
+        {"tccHostConv", llvm::orc::ExecutorAddr::fromPtr(&tccHostConv)},
+#endif
+    };
     llvm::orc::SymbolMap symbols;
     for (const auto &[name, address] : bindings)
       symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};

@@ -68,8 +68,11 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   OpPassManager &funcPM = pm.nest<func::FuncOp>();
   if (options.attentionLibrary)
     funcPM.addPass(createAttentionToLibraryPass());
-  if (options.convLibrary)
-    funcPM.addPass(createConvToLibraryPass());
+  if (options.convLibrary) {
+    ConvToLibraryPassOptions conv;
+    conv.target = options.convLibraryTarget;
+    funcPM.addPass(createConvToLibraryPass(conv));
+  }
   funcPM.addPass(createConvertTCCToLinalgPass());
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;
@@ -152,6 +155,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.convLibrary)
+    pm.addPass(createHostLibraryCallsToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -175,6 +180,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   linalg.planMemory = options.planMemory;
   linalg.attentionLibrary = options.flashAttention;
   linalg.convLibrary = options.cudnn;
+  linalg.convLibraryTarget = "cuda";
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);
   buildTCCToLinalgPipeline(pm, linalg);

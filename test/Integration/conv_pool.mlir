@@ -1,9 +1,11 @@
 // tcc.conv2d (padding, strides, dilations, groups, bias) and
 // tcc.max_pool2d / tcc.avg_pool2d (strides, padding): compiled vs reference,
-// static and dynamic shapes.
+// static and dynamic shapes. Each convolution runs twice: through oneDNN
+// (the default where tcc has it) and as generated code (--no-library).
 
 // 3x3, padding 1, no bias, dynamic batch.
 // RUN: tcc-run %s --function=conv_basic --input=2x3x8x8xf32=random --input=4x3x3x3xf32=random --check-reference | FileCheck %s --check-prefix=CONV_BASIC
+// RUN: tcc-run %s --function=conv_basic --input=2x3x8x8xf32=random --input=4x3x3x3xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_BASIC
 // CONV_BASIC: [SUCCESS] result[0] matches the reference (2x4x8x8xf32)
 func.func @conv_basic(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x4x8x8xf32> {
   %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x8x8xf32>
@@ -12,6 +14,7 @@ func.func @conv_basic(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tenso
 
 // Stride 2, [ph, pw] padding form, bias, static.
 // RUN: tcc-run %s --function=conv_stride2_bias --input=2x3x9x9xf32=random --input=6x3x3x3xf32=random --input=6xf32=random --check-reference | FileCheck %s --check-prefix=CONV_S2
+// RUN: tcc-run %s --function=conv_stride2_bias --input=2x3x9x9xf32=random --input=6x3x3x3xf32=random --input=6xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_S2
 // CONV_S2: [SUCCESS] result[0] matches the reference (2x6x5x5xf32)
 func.func @conv_stride2_bias(%x: tensor<2x3x9x9xf32>, %w: tensor<6x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<2x6x5x5xf32> {
   %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x9x9xf32>, tensor<6x3x3x3xf32>, tensor<6xf32>) -> tensor<2x6x5x5xf32>
@@ -21,6 +24,7 @@ func.func @conv_stride2_bias(%x: tensor<2x3x9x9xf32>, %w: tensor<6x3x3x3xf32>, %
 // Asymmetric padding [top, left, bottom, right] = [0, 1, 2, 1], non-square kernel,
 // different strides per dim.
 // RUN: tcc-run %s --function=conv_asym --input=1x2x7x6xf32=random --input=3x2x3x2xf32=random --check-reference | FileCheck %s --check-prefix=CONV_ASYM
+// RUN: tcc-run %s --function=conv_asym --input=1x2x7x6xf32=random --input=3x2x3x2xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_ASYM
 // CONV_ASYM: [SUCCESS] result[0] matches the reference (1x3x4x7xf32)
 func.func @conv_asym(%x: tensor<1x2x7x6xf32>, %w: tensor<3x2x3x2xf32>) -> tensor<1x3x4x7xf32> {
   %0 = tcc.conv2d %x, %w {padding = array<i64: 0, 1, 2, 1>, strides = array<i64: 2, 1>} : (tensor<1x2x7x6xf32>, tensor<3x2x3x2xf32>) -> tensor<1x3x4x7xf32>
@@ -29,6 +33,7 @@ func.func @conv_asym(%x: tensor<1x2x7x6xf32>, %w: tensor<3x2x3x2xf32>) -> tensor
 
 // Dilation 2 with padding 2 (same size), bias.
 // RUN: tcc-run %s --function=conv_dilation --input=2x2x10x10xf32=random --input=4x2x3x3xf32=random --input=4xf32=random --check-reference | FileCheck %s --check-prefix=CONV_DIL
+// RUN: tcc-run %s --function=conv_dilation --input=2x2x10x10xf32=random --input=4x2x3x3xf32=random --input=4xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_DIL
 // CONV_DIL: [SUCCESS] result[0] matches the reference (2x4x10x10xf32)
 func.func @conv_dilation(%x: tensor<?x2x10x10xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x10x10xf32> {
   %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 2, 2, 2, 2>, dilations = array<i64: 2, 2>} : (tensor<?x2x10x10xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<?x4x10x10xf32>
@@ -37,6 +42,7 @@ func.func @conv_dilation(%x: tensor<?x2x10x10xf32>, %w: tensor<4x2x3x3xf32>, %b:
 
 // groups = 2 with bias, no padding.
 // RUN: tcc-run %s --function=conv_groups2 --input=2x4x6x6xf32=random --input=6x2x3x3xf32=random --input=6xf32=random --check-reference | FileCheck %s --check-prefix=CONV_G2
+// RUN: tcc-run %s --function=conv_groups2 --input=2x4x6x6xf32=random --input=6x2x3x3xf32=random --input=6xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_G2
 // CONV_G2: [SUCCESS] result[0] matches the reference (2x6x4x4xf32)
 func.func @conv_groups2(%x: tensor<?x4x6x6xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>) -> tensor<?x6x4x4xf32> {
   %0 = tcc.conv2d %x, %w, %b {groups = 2 : i64} : (tensor<?x4x6x6xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<?x6x4x4xf32>
@@ -45,6 +51,7 @@ func.func @conv_groups2(%x: tensor<?x4x6x6xf32>, %w: tensor<6x2x3x3xf32>, %b: te
 
 // Depthwise (groups = channels), padding 1, stride 2.
 // RUN: tcc-run %s --function=conv_depthwise --input=2x4x7x7xf32=random --input=4x1x3x3xf32=random --check-reference | FileCheck %s --check-prefix=CONV_DW
+// RUN: tcc-run %s --function=conv_depthwise --input=2x4x7x7xf32=random --input=4x1x3x3xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_DW
 // CONV_DW: [SUCCESS] result[0] matches the reference (2x4x4x4xf32)
 func.func @conv_depthwise(%x: tensor<?x4x7x7xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<?x4x4x4xf32> {
   %0 = tcc.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x4x7x7xf32>, tensor<4x1x3x3xf32>) -> tensor<?x4x4x4xf32>
@@ -53,6 +60,7 @@ func.func @conv_depthwise(%x: tensor<?x4x7x7xf32>, %w: tensor<4x1x3x3xf32>) -> t
 
 // 1x1 convolution with stride 2 (ResNet downsample shortcut).
 // RUN: tcc-run %s --function=conv_1x1 --input=2x8x7x7xf32=random --input=16x8x1x1xf32=random --check-reference | FileCheck %s --check-prefix=CONV_1X1
+// RUN: tcc-run %s --function=conv_1x1 --input=2x8x7x7xf32=random --input=16x8x1x1xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_1X1
 // CONV_1X1: [SUCCESS] result[0] matches the reference (2x16x4x4xf32)
 func.func @conv_1x1(%x: tensor<?x8x7x7xf32>, %w: tensor<16x8x1x1xf32>) -> tensor<?x16x4x4xf32> {
   %0 = tcc.conv2d %x, %w {strides = array<i64: 2, 2>} : (tensor<?x8x7x7xf32>, tensor<16x8x1x1xf32>) -> tensor<?x16x4x4xf32>
@@ -61,6 +69,7 @@ func.func @conv_1x1(%x: tensor<?x8x7x7xf32>, %w: tensor<16x8x1x1xf32>) -> tensor
 
 // Dynamic spatial dims.
 // RUN: tcc-run %s --function=conv_dyn_hw --input=2x3x11x9xf32=random --input=4x3x3x3xf32=random --input=4xf32=random --check-reference | FileCheck %s --check-prefix=CONV_DYN_HW
+// RUN: tcc-run %s --function=conv_dyn_hw --input=2x3x11x9xf32=random --input=4x3x3x3xf32=random --input=4xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_DYN_HW
 // CONV_DYN_HW: [SUCCESS] result[0] matches the reference (2x4x6x5xf32)
 func.func @conv_dyn_hw(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x?x?xf32> {
   %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x3x?x?xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x?x?xf32>
@@ -69,6 +78,7 @@ func.func @conv_dyn_hw(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf32>, %b: ten
 
 // conv -> bias-free batch_norm-like affine -> relu (a fused epilogue).
 // RUN: tcc-run %s --function=conv_relu --input=1x3x6x6xf32=random --input=5x3x3x3xf32=random --input=5xf32=random --check-reference | FileCheck %s --check-prefix=CONV_RELU
+// RUN: tcc-run %s --function=conv_relu --input=1x3x6x6xf32=random --input=5x3x3x3xf32=random --input=5xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_RELU
 // CONV_RELU: [SUCCESS] result[0] matches the reference (1x5x6x6xf32)
 func.func @conv_relu(%x: tensor<?x3x6x6xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<?x5x6x6xf32> {
   %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>} : (tensor<?x3x6x6xf32>, tensor<5x3x3x3xf32>, tensor<5xf32>) -> tensor<?x5x6x6xf32>
@@ -145,6 +155,7 @@ func.func @pool_dyn_hw(%x: tensor<?x3x?x?xf32>) -> (tensor<?x3x?x?xf32>, tensor<
 // makes it a linear over the patches; compiled vs the reference's direct
 // convolution.
 // RUN: tcc-run %s --function=conv_patches --input=3x3x32x48xf32=random --input=64x3x16x16xf32=random --input=64xf32=random --check-reference | FileCheck %s --check-prefix=PATCHES
+// RUN: tcc-run %s --function=conv_patches --input=3x3x32x48xf32=random --input=64x3x16x16xf32=random --input=64xf32=random --check-reference --no-library | FileCheck %s --check-prefix=PATCHES
 // PATCHES: [SUCCESS] result[0] matches the reference (3x64x2x3xf32)
 func.func @conv_patches(%x: tensor<?x3x32x48xf32>, %w: tensor<64x3x16x16xf32>, %b: tensor<64xf32>) -> tensor<?x64x2x3xf32> {
   %0 = tcc.conv2d %x, %w, %b {strides = array<i64: 16, 16>} : (tensor<?x3x32x48xf32>, tensor<64x3x16x16xf32>, tensor<64xf32>) -> tensor<?x64x2x3xf32>

@@ -71,6 +71,11 @@ static cl::opt<std::string>
          cl::init("native"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
                             cl::init(false));
+static cl::opt<bool> noLibrary(
+    "no-library",
+    cl::desc("CPU: compile convolutions to generated code instead of "
+             "oneDNN calls"),
+    cl::init(false));
 static cl::opt<bool> noParallel(
     "no-parallel", cl::desc("Run on one thread (no libomp dependency)"),
     cl::init(false));
@@ -402,6 +407,8 @@ int main(int argc, char **argv) {
     mlir::tcc::CPUPipelineOptions options;
     options.fuse = !noFuse;
     options.parallel = !noParallel;
+    if (noLibrary)
+      options.convLibrary = false;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     FailureOr<bool> avx512 = targetHasAVX512(error);
@@ -496,8 +503,16 @@ int main(int argc, char **argv) {
     args.insert(args.end() - 2, TCC_CUDA_RUNTIME_LIB);
     args.insert(args.end() - 2, TCC_CUDA_DRIVER_STUB);
 #endif
-  } else if (!noParallel) {
-    args.insert(args.end() - 2, TCC_OPENMP_RUNTIME_PATH);
+  } else {
+    // libomp before oneDNN: it serves oneDNN's GNU OpenMP calls too (one
+    // thread pool; see lib/Runtime/CMakeLists.txt).
+    if (!noParallel)
+      args.insert(args.end() - 2, TCC_OPENMP_RUNTIME_PATH);
+#ifdef TCC_DNNL_RUNTIME_LIB
+    // Library convolutions: the runtime, and oneDNN where it runs.
+    args.insert(args.end() - 2, TCC_DNNL_RUNTIME_LIB);
+    args.insert(args.end() - 2, TCC_DNNL_LIB);
+#endif
   }
   // lld (else gold) links in a fraction of ld.bfd's time (0.7 s for
   // ViT-B/16's cuda library, most of tcc-compile's time after codegen).

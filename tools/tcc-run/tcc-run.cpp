@@ -137,6 +137,11 @@ static cl::opt<std::string>
                  cl::init("cpu"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion: every op a kernel of its own, by the same code generator"),
                             cl::init(false));
+static cl::opt<bool> noLibrary(
+    "no-library",
+    cl::desc("CPU: compile convolutions to generated code instead of "
+             "oneDNN calls"),
+    cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Compile without tiling and "
                                           "vectorization"),
@@ -433,6 +438,8 @@ int main(int argc, char **argv) {
     options.planMemory = !noPlan;
     options.vectorize = !noVectorize;
     options.parallel = !noParallel;
+    if (noLibrary)
+      options.convLibrary = false;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     options.fusionTarget = fusionTarget;

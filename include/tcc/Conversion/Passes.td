@@ -510,18 +510,23 @@ def AttentionToLibraryPass
 }
 
 def ConvToLibraryPass : Pass<"tcc-conv-to-library", "func::FuncOp"> {
-  let summary = "Convolutions in fusion groups become cuDNN calls "
-                "(tcc_gpu.conv2d)";
+  let summary = "Convolutions in fusion groups become library calls "
+                "(tcc_gpu.conv2d: cuDNN on cuda, oneDNN on cpu)";
   let description = [{
     Runs on tcc ops and fusion groups, before the lowering to linalg (the
-    cuda pipeline runs it, option `cudnn`). A `tcc.conv2d` in f32, f16 or
-    bf16 whose input, weight and bias are inputs of its group and whose
-    padding is the same on both sides of each dim becomes a
-    `tcc_gpu.conv2d` into a new buffer, computed by cuDNN (the generic
-    lowering is a direct loop nest, one output element per thread). The
-    epilogue cuDNN applies in the same call goes with it: a residual add of
-    a group input of the output's type (no broadcast), then ReLU, in that
-    order, each only when it is the previous value's one use.
+    cuda pipeline runs it with option `cudnn`, the cpu pipeline with
+    `conv-library`). A `tcc.conv2d` whose input, weight and bias are inputs
+    of its group and whose padding is the same on both sides of each dim
+    becomes a `tcc_gpu.conv2d` into a new buffer, computed by the target's
+    library: cuDNN for f32, f16 and bf16 (`target=cuda`; the generic
+    lowering is a direct loop nest, one output element per thread), oneDNN
+    for f32 (`target=cpu`; the op has no async token there, and
+    tcc-host-library-calls-to-llvm lowers it). A weight that is a constant
+    is marked `constant_weight`: the host runtime keeps its repacked copy.
+    The epilogue the library applies in the same call goes with it: a
+    residual add of a group input of the output's type (no broadcast),
+    then ReLU, in that order, each only when it is the previous value's
+    one use.
 
     The rest of the group (a batch norm's scale and shift, a pool's
     producer chain) reads the library's result as a new input and becomes
@@ -529,8 +534,13 @@ def ConvToLibraryPass : Pass<"tcc-conv-to-library", "func::FuncOp"> {
     result. Output sizes the types leave open are computed from the input's
     and weight's, and a residual's dims the types leave open are compared
     with them at run time (`cf.assert`). Convolutions with asymmetric
-    padding, f64, or a prologue fused into the group stay generated.
+    padding, other element types, or a prologue fused into the group stay
+    generated.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cuda\"",
+           "Library the calls go to: cuda (cuDNN) or cpu (oneDNN)">
+  ];
   let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
@@ -583,6 +593,20 @@ def ContractionsToGemmsPass
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def HostLibraryCallsToLLVMPass
+    : Pass<"tcc-host-library-calls-to-llvm", "ModuleOp"> {
+  let summary = "Library calls without a stream become host runtime calls";
+  let description = [{
+    The cpu pipeline's `tcc_gpu` ops (no async token: the host computes
+    them, on host buffers) become calls of the host runtime with the same
+    descriptors the cuda pipeline passes (include/tcc/Runtime/ConvCall.h):
+    `tcc_gpu.conv2d` -> `tccHostConv(null, desc)` (lib/Runtime/
+    DNNLConv.cpp, oneDNN). Memref operands are converted through
+    unrealized casts, which the memref-to-llvm conversion resolves.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TCC_CONVERSION_PASSES_TD

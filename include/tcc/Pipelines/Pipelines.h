@@ -34,9 +34,21 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(false)};
   Option<bool> convLibrary{
       *this, "conv-library",
-      llvm::cl::desc("Convolutions become cuDNN calls (tcc-conv-to-library; "
-                     "cuda only)"),
+      llvm::cl::desc("Convolutions become library calls (tcc-conv-to-"
+                     "library): oneDNN for the cpu pipeline, cuDNN for the "
+                     "cuda one (its option cudnn). Default: on where tcc "
+                     "is built with oneDNN"),
+#ifdef TCC_HAVE_DNNL
+      llvm::cl::init(true)};
+#else
       llvm::cl::init(false)};
+#endif
+  Option<std::string> convLibraryTarget{
+      *this, "conv-library-target",
+      llvm::cl::desc("Whose library the convolutions call: cpu (oneDNN, "
+                     "host buffers) or cuda (cuDNN; the cuda pipeline sets "
+                     "it)"),
+      llvm::cl::init("cpu")};
   Option<std::string> fusionReport{
       *this, "fusion-report",
       llvm::cl::desc("Write the fusion report (JSON) to this file")};

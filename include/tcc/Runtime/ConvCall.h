@@ -2,7 +2,8 @@
 //
 // The cuda pipeline's host code calls `tccConv(stream, desc)` for each
 // tcc_gpu.conv2d (lib/Conversion/TCCGPUToLLVM builds `desc` on the stack;
-// lib/Runtime/CUDNNConv.cpp reads it). `desc` is an array of 64-bit fields
+// lib/Runtime/CUDNNConv.cpp reads it); the cpu pipeline's code calls
+// `tccHostConv(null, desc)` (lib/Runtime/DNNLConv.cpp, oneDNN). `desc` is an array of 64-bit fields
 // at these indices. Tensors are 4-D in NCHW logical order whatever their
 // memory order; strides are in elements, addresses are device addresses of
 // each tensor's first element (0: the optional operand is absent).
@@ -10,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_CONVCALL_H
 #define TCC_RUNTIME_CONVCALL_H
+
+#include <cstdint>
 
 namespace tcc_conv {
 
@@ -51,9 +54,14 @@ enum Field {
   kWeight = kX + kOperandFields,
   kResidual = kWeight + kOperandFields, // address 0: none
   kOut = kResidual + kOperandFields,
-  kFields = kOut + kOperandFields
+  kConstantWeight = kOut + kOperandFields, // 1: the weight never changes
+                                           // (a module constant)
+  kFields
 };
 
 } // namespace tcc_conv
+
+/// The host (oneDNN) convolution; `stream` is unused (null).
+extern "C" void tccHostConv(void *stream, const int64_t *desc);
 
 #endif // TCC_RUNTIME_CONVCALL_H

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tcc {
@@ -48,9 +49,10 @@ bool isGroupArgument(Value v, fusion::GroupOp group) {
 }
 
 /// The group's convolution, if it reads the group's inputs directly and
-/// is one cuDNN computes (float types, symmetric padding), with the
-/// epilogue it can take: `relu?(conv + residual?)`.
-std::optional<LibraryConv> libraryConv(fusion::GroupOp group) {
+/// is one the target's library computes (cuDNN: f32, f16, bf16; oneDNN:
+/// f32; symmetric padding), with the epilogue it can take:
+/// `relu?(conv + residual?)`.
+std::optional<LibraryConv> libraryConv(fusion::GroupOp group, bool host) {
   Conv2dOp conv;
   for (Operation &op : group.getBodyBlock()) {
     if (auto c = dyn_cast<Conv2dOp>(op)) {
@@ -62,7 +64,8 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group) {
   if (!conv)
     return std::nullopt;
   Type element = conv.getType().getElementType();
-  if (!isa<Float32Type, Float16Type, BFloat16Type>(element))
+  if (host ? !element.isF32()
+           : !isa<Float32Type, Float16Type, BFloat16Type>(element))
     return std::nullopt;
   if (!isGroupArgument(conv.getX(), group) ||
       !isGroupArgument(conv.getWeight(), group) ||
@@ -94,14 +97,25 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group) {
   return lc;
 }
 
+/// Whether the group input behind `arg` is a constant (frozen weights).
+bool isConstant(fusion::GroupOp group, Value arg) {
+  Value input = group.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
+  return matchPattern(input, m_Constant());
+}
+
 struct ConvToLibraryPass
     : tcc::impl::ConvToLibraryPassBase<ConvToLibraryPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (target != "cuda" && target != "cpu") {
+      getOperation().emitError("tcc-conv-to-library: unknown target '")
+          << target << "' (cuda or cpu)";
+      return signalPassFailure();
+    }
     SmallVector<std::pair<fusion::GroupOp, LibraryConv>> work;
     getOperation().walk([&](fusion::GroupOp group) {
-      if (std::optional<LibraryConv> lc = libraryConv(group))
+      if (std::optional<LibraryConv> lc = libraryConv(group, target == "cpu"))
         work.push_back({group, *lc});
     });
     for (auto &[group, lc] : work)
@@ -204,7 +218,8 @@ struct ConvToLibraryPass
         out, b.getDenseI64ArrayAttr(strides),
         b.getDenseI64ArrayAttr({padding[0], padding[1]}),
         b.getDenseI64ArrayAttr(dilations), lc.conv.getGroups(),
-        b.getStringAttr(lc.relu ? "relu" : "none"));
+        b.getStringAttr(lc.relu ? "relu" : "none"),
+        /*constant_weight=*/isConstant(group, lc.conv.getWeight()));
     Value computed = bufferization::ToTensorOp::create(
         b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
 

@@ -7,9 +7,14 @@
 // gpu.wait's canonicalization (it drops a wait on a stream nothing seems
 // to use).
 //
+// The cpu pipeline's library calls (oneDNN) have no token: the
+// tcc-host-library-calls-to-llvm pass lowers them to the host runtime's
+// entry points (`tccHostConv(null, desc)`), with the same descriptors.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Conversion/TCCGPUToLLVM/TCCGPUToLLVM.h"
+#include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
 #include "tcc/Runtime/AttentionCall.h"
 #include "tcc/Runtime/ConvCall.h"
@@ -65,7 +70,8 @@ struct CallFields {
                             constant(element.getIntOrFloatBitWidth() / 8));
     return LLVM::AddOp::create(rewriter, loc, base, bytes);
   }
-  /// `call(stream, desc)`, and the op's token is the stream.
+  /// `call(stream, desc)`, and the op's token is the stream (a host call:
+  /// a null stream, and the op has no token).
   LogicalResult call(Operation *op, StringRef name, Value stream) {
     auto module = op->getParentOfType<ModuleOp>();
     FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
@@ -74,7 +80,10 @@ struct CallFields {
     if (failed(callee))
       return rewriter.notifyMatchFailure(op, name + " has another type");
     LLVM::CallOp::create(rewriter, loc, *callee, ValueRange{stream, desc});
-    rewriter.replaceOp(op, stream);
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOp(op, stream);
     return success();
   }
 };
@@ -83,14 +92,28 @@ struct CallFields {
 /// inside gpu-to-llvm) and its descriptor, which `Derived::fill` writes;
 /// then `Derived::kCallee(stream, desc)`. Without a stream
 /// (gpu-async-region has not run) the call has nothing to be queued on.
+/// Host calls (`host`: the cpu pipeline) have neither token nor
+/// dependency and become `Derived::kHostCallee(null, desc)`; ops with no
+/// host runtime (kHostCallee null) do not match.
 template <typename Op, typename Derived>
 struct LibraryCallLowering : public ConvertOpToLLVMPattern<Op> {
-  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+  LibraryCallLowering(const LLVMTypeConverter &converter, bool host)
+      : ConvertOpToLLVMPattern<Op>(converter), host(host) {}
   using OpAdaptor = typename Op::Adaptor;
 
   LogicalResult
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (host) {
+      if (!Derived::kHostCallee)
+        return rewriter.notifyMatchFailure(op, "no host runtime");
+      if (!adaptor.getAsyncDependencies().empty() || op.getAsyncToken())
+        return rewriter.notifyMatchFailure(op, "an async op on a stream");
+      CallFields f(rewriter, op.getLoc(), Derived::kFieldCount);
+      Derived::fill(op, adaptor, f);
+      Value null = LLVM::ZeroOp::create(rewriter, op.getLoc(), f.ptr);
+      return f.call(op, Derived::kHostCallee, null);
+    }
     if (adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
       return rewriter.notifyMatchFailure(
           op, "expects one async dependency and a token (gpu-async-region)");
@@ -98,6 +121,8 @@ struct LibraryCallLowering : public ConvertOpToLLVMPattern<Op> {
     Derived::fill(op, adaptor, f);
     return f.call(op, Derived::kCallee, adaptor.getAsyncDependencies().front());
   }
+
+  bool host;
 };
 
 struct GemmOpLowering
@@ -105,6 +130,7 @@ struct GemmOpLowering
   using LibraryCallLowering::LibraryCallLowering;
   static constexpr int64_t kFieldCount = gemm::kFields;
   static constexpr const char *kCallee = "tccGemm";
+  static constexpr const char *kHostCallee = nullptr;
 
   static void fill(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
                    CallFields &f) {
@@ -158,6 +184,7 @@ struct AttentionOpLowering
     : LibraryCallLowering<tcc::tcc_gpu::AttentionOp, AttentionOpLowering> {
   using LibraryCallLowering::LibraryCallLowering;
   static constexpr int64_t kFieldCount = attn::kFields;
+  static constexpr const char *kHostCallee = nullptr;
   static constexpr const char *kCallee = "tccAttention";
 
   static void fill(tcc::tcc_gpu::AttentionOp op, OpAdaptor adaptor,
@@ -202,6 +229,7 @@ struct ConvOpLowering
   using LibraryCallLowering::LibraryCallLowering;
   static constexpr int64_t kFieldCount = conv::kFields;
   static constexpr const char *kCallee = "tccConv";
+  static constexpr const char *kHostCallee = "tccHostConv";
 
   static void fill(tcc::tcc_gpu::ConvOp op, OpAdaptor adaptor,
                    CallFields &f) {
@@ -254,6 +282,7 @@ struct ConvOpLowering
     setOperand(conv::kWeight, adaptor.getWeight(), op.getWeight());
     setOperand(conv::kResidual, adaptor.getResidual(), op.getResidual());
     setOperand(conv::kOut, adaptor.getOut(), op.getOut());
+    f.set(conv::kConstantWeight, f.constant(op.getConstantWeight() ? 1 : 0));
   }
 };
 
@@ -273,8 +302,38 @@ struct TCCGPUToLLVMInterface : public ConvertToLLVMPatternInterface {
 void tcc::populateTCCGPUToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<GemmOpLowering, AttentionOpLowering, ConvOpLowering>(
-      converter);
+      converter, /*host=*/false);
 }
+
+void tcc::populateHostLibraryCallsToLLVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<GemmOpLowering, AttentionOpLowering, ConvOpLowering>(
+      converter, /*host=*/true);
+}
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_HOSTLIBRARYCALLSTOLLVMPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace mlir::tcc
+
+namespace {
+struct HostLibraryCallsToLLVMPass
+    : tcc::impl::HostLibraryCallsToLLVMPassBase<HostLibraryCallsToLLVMPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    LLVMTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    tcc::populateHostLibraryCallsToLLVMConversionPatterns(converter, patterns);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect>();
+    target.addIllegalDialect<tcc::tcc_gpu::TCCGPUDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
 
 void tcc::registerConvertTCCGPUToLLVMInterface(DialectRegistry &registry) {
   registry.addExtension(

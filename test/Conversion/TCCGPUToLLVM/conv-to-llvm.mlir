@@ -1,15 +1,16 @@
 // RUN: tcc-opt %s --gpu-to-llvm --split-input-file --verify-diagnostics | FileCheck %s
 
 // tcc_gpu.conv2d is a call of tccConv on the token's stream with its
-// descriptor on the stack (40 fields, include/tcc/Runtime/ConvCall.h):
+// descriptor on the stack (41 fields, include/tcc/Runtime/ConvCall.h):
 // element type (f32: 0), activation (relu: 1), the sizes, padding,
 // strides, dilations and groups from the attributes, the bias's address
 // and stride, then x, the weight, the residual (absent: zeros) and out as
-// address and N, C, H, W strides read from the views' descriptors.
+// address and N, C, H, W strides read from the views' descriptors, and
+// whether the weight is constant (no: 0).
 //       CHECK: llvm.func @tccConv(!llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @conv_bias_relu
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate()
-//       CHECK:   %[[N:.+]] = llvm.mlir.constant(40 : i64) : i64
+//       CHECK:   %[[N:.+]] = llvm.mlir.constant(41 : i64) : i64
 //       CHECK:   %[[DESC:.+]] = llvm.alloca %[[N]] x i64
 //       CHECK:   %[[F32:.+]] = llvm.mlir.constant(0 : i64) : i64
 //  CHECK-NEXT:   %[[F0:.+]] = llvm.getelementptr %[[DESC]][0]
@@ -29,6 +30,9 @@
 //  CHECK-NEXT:   %[[F30:.+]] = llvm.getelementptr %[[DESC]][30]
 //  CHECK-NEXT:   llvm.store %[[NONE]], %[[F30]]
 //       CHECK:   llvm.getelementptr %[[DESC]][39]
+//       CHECK:   %[[VARYING:.+]] = llvm.mlir.constant(0 : i64) : i64
+//  CHECK-NEXT:   %[[F40:.+]] = llvm.getelementptr %[[DESC]][40]
+//  CHECK-NEXT:   llvm.store %[[VARYING]], %[[F40]]
 //       CHECK:   llvm.call @tccConv(%[[S]], %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> ()
 //       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])
 func.func @conv_bias_relu(%x: memref<?x8x224x224xf32>, %w: memref<64x2x7x7xf32>,

@@ -16,6 +16,11 @@ namespace tcc {
 void populateTCCGPUToLLVMConversionPatterns(LLVMTypeConverter &converter,
                                             RewritePatternSet &patterns);
 
+/// The same ops without a stream (the cpu pipeline's) -> host runtime
+/// calls `tccHostConv(null, desc)` (lib/Runtime/DNNLConv.cpp).
+void populateHostLibraryCallsToLLVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns);
+
 /// Lets gpu-to-llvm (and convert-to-llvm) lower tcc_gpu ops: registers the
 /// dialect's ConvertToLLVMPatternInterface.
 void registerConvertTCCGPUToLLVMInterface(DialectRegistry &registry);

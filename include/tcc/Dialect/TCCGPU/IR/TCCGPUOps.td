@@ -148,6 +148,11 @@ def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
     it. The runtime (lib/Runtime/CUDNNConv.cpp) loads cuDNN with dlopen on
     the first convolution.
 
+    Without an async token the op is a host call on host buffers (the cpu
+    pipeline's, f32 only), computed by oneDNN (lib/Runtime/DNNLConv.cpp).
+    `constant_weight` says the weight never changes between calls (a
+    module constant): the host runtime repacks it once and keeps the copy.
+
     ```mlir
     %t1 = tcc_gpu.conv2d async [%t0] %x, %w bias %b into %y
         {padding = array<i64: 1, 1>, activation = "relu"}
@@ -166,7 +171,8 @@ def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
     DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
     DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
     DefaultValuedAttr<I64Attr, "1">:$groups,
-    DefaultValuedAttr<StrAttr, "\"none\"">:$activation);
+    DefaultValuedAttr<StrAttr, "\"none\"">:$activation,
+    UnitAttr:$constant_weight);
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)

@@ -1,0 +1,226 @@
+//===- DNNLConv.cpp - tcc_gpu.conv2d on the host, through oneDNN -*- C++ -*-===//
+//
+// `tccHostConv(null, desc)`: what the cpu pipeline's code calls for each
+// host library convolution (the fields of `desc` are in include/tcc/
+// Runtime/ConvCall.h, shared with the cuDNN runtime).
+//
+// Each distinct convolution (sizes, strides of every operand, epilogue) is
+// a oneDNN primitive made once and kept: later calls only execute it. The
+// activations are given to oneDNN as they lie (their strides: NCHW or
+// channels-last NHWC); the weight is declared `any`, so oneDNN picks its
+// blocked format and the weight is reordered into it. A weight that is a
+// module constant (the op's `constant_weight`) is reordered once and the
+// copy kept, keyed by its address; any other weight is reordered on every
+// call. The epilogue is oneDNN's: the bias as the convolution's, the
+// residual as a binary-add post-op, ReLU as an eltwise post-op. The
+// scratchpad is the calling thread's buffer, grown on demand and reused.
+//
+// A convolution oneDNN cannot make is a message and abort(), as a failed
+// runtime check (cf.assert) in compiled code is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Runtime/ConvCall.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace call = tcc_conv;
+using dnnl::memory;
+
+namespace {
+
+dnnl::engine &cpuEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+[[noreturn]] void fail(const std::string &why) {
+  std::fprintf(stderr, "tcc convolution (oneDNN): %s\n", why.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+/// What makes two convolutions the same primitive: every field but the
+/// addresses.
+using Key = std::array<int64_t, call::kFields>;
+
+Key keyOf(const int64_t *f) {
+  Key key;
+  for (int i = 0; i < call::kFields; ++i)
+    key[i] = f[i];
+  for (int base : {call::kX, call::kWeight, call::kResidual, call::kOut})
+    key[base + call::kAddress] = 0;
+  // Only whether there is a bias and a residual.
+  key[call::kBias] = f[call::kBias] != 0;
+  key[call::kResidual + call::kAddress] = f[call::kResidual] != 0;
+  return key;
+}
+
+memory::dims stridesAt(const int64_t *f, int base) {
+  return {f[base + call::kNStride], f[base + call::kCStride],
+          f[base + call::kHStride], f[base + call::kWStride]};
+}
+
+/// A convolution's primitive and the memory descriptors it runs with.
+struct Plan {
+  dnnl::convolution_forward primitive;
+  memory::desc x, userWeight, weight, bias, residual, out, scratchpad;
+  bool reorderWeight = false; // the weight's format differs from the user's
+  dnnl::reorder weightReorder;
+};
+
+Plan makePlan(const int64_t *f) {
+  const memory::data_type f32 = memory::data_type::f32;
+  int64_t n = f[call::kBatch], c = f[call::kInChannels];
+  int64_t h = f[call::kInHeight], w = f[call::kInWidth];
+  int64_t o = f[call::kOutChannels], kh = f[call::kKernelHeight],
+          kw = f[call::kKernelWidth];
+  int64_t oh = f[call::kOutHeight], ow = f[call::kOutWidth];
+  int64_t g = f[call::kGroups];
+  Plan plan;
+  plan.x = memory::desc({n, c, h, w}, f32, stridesAt(f, call::kX));
+  plan.out = memory::desc({n, o, oh, ow}, f32, stridesAt(f, call::kOut));
+  memory::dims ws = stridesAt(f, call::kWeight);
+  if (g == 1) {
+    plan.userWeight = memory::desc({o, c, kh, kw}, f32, ws);
+    plan.weight = memory::desc({o, c, kh, kw}, f32, memory::format_tag::any);
+  } else {
+    // Grouped: [G, O/G, C/G, KH, KW], the group stride O/G output channels.
+    memory::dims dims = {g, o / g, c / g, kh, kw};
+    plan.userWeight =
+        memory::desc(dims, f32, {ws[0] * (o / g), ws[0], ws[1], ws[2], ws[3]});
+    plan.weight = memory::desc(dims, f32, memory::format_tag::any);
+  }
+  if (f[call::kBias])
+    plan.bias = memory::desc({o}, f32, {o > 1 ? f[call::kBiasStride] : 1});
+
+  // Right padding: what makes oneDNN's output size the one given.
+  int64_t sh = f[call::kStrideH], sw = f[call::kStrideW];
+  int64_t dh = f[call::kDilationH], dw = f[call::kDilationW];
+  int64_t ph = f[call::kPadH], pw = f[call::kPadW];
+  int64_t prh = (oh - 1) * sh + (kh - 1) * dh + 1 - h - ph;
+  int64_t prw = (ow - 1) * sw + (kw - 1) * dw + 1 - w - pw;
+
+  dnnl::post_ops ops;
+  if (f[call::kResidual]) {
+    plan.residual = memory::desc({n, o, oh, ow}, f32,
+                                 stridesAt(f, call::kResidual));
+    ops.append_binary(dnnl::algorithm::binary_add, plan.residual);
+  }
+  if (f[call::kActivation] == call::kReLU)
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+
+  try {
+    dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference,
+        dnnl::algorithm::convolution_direct, plan.x, plan.weight, plan.bias,
+        plan.out, {sh, sw}, {dh - 1, dw - 1}, {ph, pw}, {prh, prw});
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, cpuEngine());
+    plan.primitive = dnnl::convolution_forward(pd);
+    plan.weight = pd.weights_desc();
+    plan.scratchpad = pd.scratchpad_desc();
+    plan.reorderWeight = plan.weight != plan.userWeight;
+    if (plan.reorderWeight)
+      plan.weightReorder = dnnl::reorder(
+          dnnl::reorder::primitive_desc(cpuEngine(), plan.userWeight,
+                                        cpuEngine(), plan.weight));
+  } catch (const dnnl::error &e) {
+    fail(std::string("cannot make the convolution: ") + e.what() + " (" +
+         std::to_string(n) + "x" + std::to_string(c) + "x" +
+         std::to_string(h) + "x" + std::to_string(w) + " by " +
+         std::to_string(o) + "x" + std::to_string(c / g) + "x" +
+         std::to_string(kh) + "x" + std::to_string(kw) + ")");
+  }
+  return plan;
+}
+
+std::mutex cacheMutex;
+std::map<Key, std::shared_ptr<const Plan>> plans; // guarded by cacheMutex
+/// Constant weights in the primitive's format: (address, key) -> memory.
+std::map<std::pair<int64_t, Key>, memory> packedWeights; // ditto
+
+/// The calling thread's scratchpad, at least `bytes` long.
+void *scratchpad(size_t bytes) {
+  thread_local std::vector<char> buffer;
+  if (buffer.size() < bytes)
+    buffer.resize(bytes);
+  return buffer.data();
+}
+
+} // namespace
+
+extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
+  if (f[call::kElementType] != call::kF32)
+    fail("only f32 convolutions run on the host library");
+  int64_t n = f[call::kBatch], o = f[call::kOutChannels];
+  if (n == 0 || o == 0 || f[call::kOutHeight] == 0 ||
+      f[call::kOutWidth] == 0)
+    return;
+  if (f[call::kInChannels] == 0)
+    fail("a convolution over zero input channels");
+
+  Key key = keyOf(f);
+  std::shared_ptr<const Plan> plan;
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = plans.find(key);
+    if (it == plans.end())
+      it = plans.emplace(key, std::make_shared<const Plan>(makePlan(f))).first;
+    plan = it->second;
+  }
+
+  dnnl::engine &engine = cpuEngine();
+  dnnl::stream stream(engine);
+  auto at = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
+  };
+  memory userWeight(plan->userWeight, engine, at(f[call::kWeight]));
+  memory weight = userWeight;
+  if (plan->reorderWeight) {
+    bool constant = f[call::kConstantWeight] != 0;
+    std::unique_lock<std::mutex> lock(cacheMutex, std::defer_lock);
+    std::map<std::pair<int64_t, Key>, memory>::iterator cached;
+    if (constant) {
+      lock.lock();
+      cached = packedWeights.find({f[call::kWeight], key});
+    }
+    if (constant && cached != packedWeights.end()) {
+      weight = cached->second;
+    } else {
+      weight = memory(plan->weight, engine);
+      plan->weightReorder.execute(stream, userWeight, weight);
+      stream.wait();
+      if (constant)
+        packedWeights.emplace(std::make_pair(f[call::kWeight], key), weight);
+    }
+  }
+
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, memory(plan->x, engine, at(f[call::kX]))},
+      {DNNL_ARG_WEIGHTS, weight},
+      {DNNL_ARG_DST, memory(plan->out, engine, at(f[call::kOut]))},
+      {DNNL_ARG_SCRATCHPAD,
+       memory(plan->scratchpad, engine,
+              scratchpad(plan->scratchpad.get_size()))}};
+  if (f[call::kBias])
+    args.emplace(DNNL_ARG_BIAS, memory(plan->bias, engine, at(f[call::kBias])));
+  if (f[call::kResidual])
+    args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                 memory(plan->residual, engine, at(f[call::kResidual])));
+  plan->primitive.execute(stream, args);
+  stream.wait();
+}
