@@ -567,7 +567,7 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       .Case([&](BatchNormOp n) {
         return trailingParams(n.getX(), 1, {}).succeeded()
                    ? [&]() -> LogicalResult {
-                       AffineExpr c = shapeOf(n.getX())[1];
+                       AffineExpr c = shapeOf(n.getX())[n.getAxis()];
                        for (auto [name, p] :
                             {std::pair<StringRef, Value>{"scale", n.getScale()},
                              {"bias", n.getBias()},
@@ -576,7 +576,10 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
                          if (failed(unifyDims(shapeOf(p)[0], c, op,
                                               name.str() +
                                                   " size and x's channels "
-                                                  "(dim 1) differ")))
+                                                  "(dim " +
+                                                  std::to_string(
+                                                      n.getAxis()) +
+                                                  ") differ")))
                            return failure();
                        return success();
                      }()
@@ -642,9 +645,10 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](Conv2dOp c) -> LogicalResult {
         SmallVector<AffineExpr> x = shapeOf(c.getX()), w = shapeOf(c.getWeight());
-        if (failed(unifyDims(x[1], w[1] * c.getGroups(), op,
-                             "x's channels (dim 1) and weight dim 1 times "
-                             "groups differ")))
+        LayoutDims d = layoutDims(c.isChannelsLast());
+        if (failed(unifyDims(x[d.c], w[d.c] * c.getGroups(), op,
+                             "x's channels and the weight's input channels "
+                             "times groups differ")))
           return failure();
         if (Value b = c.getBias())
           if (failed(unifyDims(shapeOf(b)[0], w[0], op,
@@ -658,42 +662,49 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         SmallVector<int64_t> p(c.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
         if (p.size() == 2)
           p = {p[0], p[1], p[0], p[1]};
-        SmallVector<AffineExpr> out = {x[0], w[0]};
+        SmallVector<AffineExpr> out(4);
+        out[d.n] = x[d.n];
+        out[d.c] = w[0];
         for (int i = 0; i < 2; ++i) {
-          auto k = constantOf(a.resolve(w[2 + i]));
+          int64_t s = d.spatial(i);
+          auto k = constantOf(a.resolve(w[s]));
           if (!k) {
-            out.push_back(fresh());
+            out[s] = fresh();
             continue;
           }
           FailureOr<AffineExpr> size =
-              window(op, x[2 + i], p[i], p[i + 2], *k, strides[i], dil[i]);
+              window(op, x[s], p[i], p[i + 2], *k, strides[i], dil[i]);
           if (failed(size))
             return failure();
-          out.push_back(*size);
+          out[s] = *size;
         }
         return set(r, out, op);
       })
       .Case<MaxPool2dOp, AvgPool2dOp>([&](Operation *) -> LogicalResult {
         ArrayRef<int64_t> k;
         SmallVector<int64_t> strides, p;
+        bool channelsLast;
         if (auto m = dyn_cast<MaxPool2dOp>(op)) {
           k = m.getKernelSize();
           strides = m.getStridesOrDefault();
           p = m.getPaddingOrDefault();
+          channelsLast = m.isChannelsLast();
         } else {
           auto v = cast<AvgPool2dOp>(op);
           k = v.getKernelSize();
           strides = v.getStridesOrDefault();
           p = v.getPaddingOrDefault();
+          channelsLast = v.isChannelsLast();
         }
+        LayoutDims d = layoutDims(channelsLast);
         SmallVector<AffineExpr> x = shapeOf(op->getOperand(0));
-        SmallVector<AffineExpr> out = {x[0], x[1]};
+        SmallVector<AffineExpr> out = x;
         for (int i = 0; i < 2; ++i) {
-          FailureOr<AffineExpr> size =
-              window(op, x[2 + i], p[i], p[i + 2], k[i], strides[i], 1);
+          FailureOr<AffineExpr> size = window(op, x[d.spatial(i)], p[i],
+                                              p[i + 2], k[i], strides[i], 1);
           if (failed(size))
             return failure();
-          out.push_back(*size);
+          out[d.spatial(i)] = *size;
         }
         return set(r, out, op);
       })

@@ -37,6 +37,14 @@ using namespace mlir::tcc;
 void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
   OpPassManager &shapesPM = pm.nest<func::FuncOp>();
+  if (options.selectLayout) {
+    SelectLayoutPassOptions layout;
+    layout.target = options.convLibraryTarget;
+    layout.library = options.convLibrary;
+    shapesPM.addPass(createSelectLayoutPass(layout));
+    shapesPM.addPass(createCanonicalizerPass());
+    shapesPM.addPass(createCSEPass()); // one relayout per weight
+  }
   SymbolicShapesPassOptions shapes;
   shapes.specialize.assign(options.specialize.begin(),
                            options.specialize.end());

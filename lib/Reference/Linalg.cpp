@@ -153,22 +153,64 @@ static FailureOr<int64_t> outputSize(OpState &s, int64_t in, int64_t padA,
   return span / stride + 1;
 }
 
-/// x NCHW, weight [O, C/groups, KH, KW], optional bias [O].
+/// A window op's `layout`: where N (or O), C, H and W sit in its 4-D
+/// operands (NCHW / OIHW: 0, 1, 2, 3; NHWC / OHWI: 0, 3, 1, 2).
+struct Layout {
+  int n = 0, c = 1, h = 2, w = 3;
+  /// The linear index of logical (a, b, y, x) = (N, C, H, W) in `shape`.
+  int64_t index(const Shape &shape, int64_t a, int64_t b, int64_t y,
+                int64_t x) const {
+    int64_t i[4];
+    i[n] = a;
+    i[c] = b;
+    i[h] = y;
+    i[w] = x;
+    return ((i[0] * shape[1] + i[1]) * shape[2] + i[2]) * shape[3] + i[3];
+  }
+  /// A shape of logical sizes (N, C, H, W) in this layout.
+  Shape shape(int64_t a, int64_t b, int64_t y, int64_t x) const {
+    Shape out(4);
+    out[n] = a;
+    out[c] = b;
+    out[h] = y;
+    out[w] = x;
+    return out;
+  }
+};
+
+static FailureOr<Layout> readLayout(OpState &s) {
+  FailureOr<std::string> name = s.getString("layout", std::string("NCHW"));
+  if (failed(name))
+    return failure();
+  if (*name == "NCHW")
+    return Layout{};
+  if (*name == "NHWC")
+    return Layout{0, 3, 1, 2};
+  return s.fail("layout must be NCHW or NHWC, got '" + *name + "'");
+}
+
+/// x NCHW (or NHWC), weight [O, C/groups, KH, KW] (or [O, KH, KW,
+/// C/groups]), optional bias [O].
 static LogicalResult evalConv2d(OpState &s) {
   if (failed(s.checkArity(2, 3)))
     return failure();
   const HostTensor &x = s.operands[0], &w = s.operands[1];
+  FailureOr<Layout> layout = readLayout(s);
+  if (failed(layout))
+    return failure();
+  const Layout &l = *layout;
   if (x.rank() != 4 || w.rank() != 4)
-    return s.fail("expected NCHW input and OIHW weight, got " + x.typeString() +
+    return s.fail("expected a 4-D input and weight, got " + x.typeString() +
                   " and " + w.typeString());
   Window win;
   FailureOr<int64_t> groups = s.getInt("groups", 1);
   if (failed(readWindow(s, win, {1, 1})) || failed(groups))
     return failure();
-  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  int64_t o = w.shape[0], cg = w.shape[1];
-  win.kh = w.shape[2];
-  win.kw = w.shape[3];
+  int64_t n = x.shape[l.n], c = x.shape[l.c], h = x.shape[l.h],
+          wd = x.shape[l.w];
+  int64_t o = w.shape[l.n], cg = w.shape[l.c];
+  win.kh = w.shape[l.h];
+  win.kw = w.shape[l.w];
   if (*groups <= 0 || c % *groups != 0 || o % *groups != 0)
     return s.fail("groups " + llvm::Twine(*groups) +
                   " must divide input channels " + llvm::Twine(c) +
@@ -188,7 +230,7 @@ static LogicalResult evalConv2d(OpState &s) {
                                      win.dilationW, win.strideW);
   if (failed(ow))
     return failure();
-  HostTensor *out = s.makeResult(0, {n, o, *oh, *ow});
+  HostTensor *out = s.makeResult(0, l.shape(n, o, *oh, *ow));
   if (!out)
     return failure();
 
@@ -210,12 +252,12 @@ static LogicalResult evalConv2d(OpState &s) {
                     xo * win.strideW - win.padLeft + kx * win.dilationW;
                 if (ix < 0 || ix >= wd)
                   continue;
-                acc += at(x, ((b * c + ic) * h + iy) * wd + ix) *
-                       at(w, ((oc * cg + ci) * win.kh + ky) * win.kw + kx);
+                acc += at(x, l.index(x.shape, b, ic, iy, ix)) *
+                       at(w, l.index(w.shape, oc, ci, ky, kx));
               }
             }
           }
-          out->setDouble(((b * o + oc) * *oh + y) * *ow + xo, acc);
+          out->setDouble(l.index(out->shape, b, oc, y, xo), acc);
         }
     }
   return success();
@@ -227,8 +269,12 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
   if (failed(s.checkArity(1, 1)))
     return failure();
   const HostTensor &x = s.operands[0];
+  FailureOr<Layout> layout = readLayout(s);
+  if (failed(layout))
+    return failure();
+  const Layout &l = *layout;
   if (x.rank() != 4)
-    return s.fail("expected an NCHW input, got " + x.typeString());
+    return s.fail("expected a 4-D input, got " + x.typeString());
   FailureOr<Shape> kernel = s.getIntArray("kernel_size");
   if (failed(kernel))
     return failure();
@@ -246,7 +292,8 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
   if (*ceilMode)
     return s.fail("ceil_mode is not supported");
 
-  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t n = x.shape[l.n], c = x.shape[l.c], h = x.shape[l.h],
+          wd = x.shape[l.w];
   FailureOr<int64_t> oh = outputSize(s, h, win.padTop, win.padBottom, win.kh,
                                      win.dilationH, win.strideH);
   if (failed(oh))
@@ -255,7 +302,7 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
                                      win.dilationW, win.strideW);
   if (failed(ow))
     return failure();
-  HostTensor *out = s.makeResult(0, {n, c, *oh, *ow});
+  HostTensor *out = s.makeResult(0, l.shape(n, c, *oh, *ow));
   if (!out)
     return failure();
 
@@ -270,7 +317,7 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
             int64_t ix = xo * win.strideW - win.padLeft + kx * win.dilationW;
             if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
               continue;
-            double v = at(x, (plane * h + iy) * wd + ix);
+            double v = at(x, l.index(x.shape, plane / c, plane % c, iy, ix));
             if (!isMax)
               acc += v;
             else if (std::isnan(v) || v > acc) // Nothing exceeds a NaN.
@@ -281,7 +328,7 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
         if (!isMax)
           acc /= *countIncludePad ? static_cast<double>(win.kh * win.kw)
                                   : static_cast<double>(count);
-        out->setDouble((plane * *oh + y) * *ow + xo, acc);
+        out->setDouble(l.index(out->shape, plane / c, plane % c, y, xo), acc);
       }
   return success();
 }

@@ -229,17 +229,21 @@ template <bool isRms> static LogicalResult evalNorm(OpState &s) {
   return success();
 }
 
-/// Inference batch norm, channels at dim 1.
+/// Inference batch norm, channels at dim `axis` (default 1).
 static LogicalResult evalBatchNorm(OpState &s) {
   if (failed(s.checkArity(5, 5)))
     return failure();
   const HostTensor &x = s.operands[0];
   FailureOr<double> epsilon = s.getFloat("epsilon", 1e-5);
-  if (failed(epsilon))
+  FailureOr<int64_t> axis = s.getInt("axis", 1);
+  if (failed(epsilon) || failed(axis))
     return failure();
   if (x.rank() < 2)
     return s.fail("input must have rank >= 2, got " + x.typeString());
-  int64_t channels = x.shape[1];
+  if (*axis < 1 || *axis >= x.rank())
+    return s.fail("channel axis " + llvm::Twine(*axis) +
+                  " is outside [1, " + llvm::Twine(x.rank()) + ")");
+  int64_t channels = x.shape[*axis];
   static const char *const names[] = {"scale", "bias", "mean", "var"};
   for (unsigned i = 1; i < 5; ++i)
     if (failed(checkParamShape(s, i, names[i - 1], {channels})))
@@ -249,7 +253,7 @@ static LogicalResult evalBatchNorm(OpState &s) {
     return failure();
 
   int64_t outer, size, inner;
-  splitAroundAxis(x.shape, 1, outer, size, inner);
+  splitAroundAxis(x.shape, *axis, outer, size, inner);
   for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
     int64_t c = (i / inner) % channels;
     double scale = s.operands[1].getDouble(c),

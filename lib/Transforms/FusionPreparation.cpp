@@ -203,6 +203,8 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
   }
 };
 
+} // namespace
+
 /// A convolution whose stride is its kernel, without padding, dilation or
 /// groups (ViT's patch embedding: 16x16 stride 16) reads every input
 /// element once: it is a linear over the patches.
@@ -211,30 +213,40 @@ struct SinkTransposeBelowUnitReshape : OpRewritePattern<ReshapeOp> {
 ///   linear -> [N, H/kh, W/kw, O] -> [N, O, H/kh, W/kw].
 /// Matrix-product code (cuBLASLt, the CPU's GEMM tiles) then does what a
 /// direct convolution loop would do element by element.
+bool mlir::tcc::isPatchConv(Conv2dOp op) {
+  auto xType = cast<RankedTensorType>(op.getX().getType());
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  if (op.getGroups() != 1 || !wType.hasStaticShape() ||
+      xType.getRank() != 4 || op.isChannelsLast())
+    return false;
+  int64_t c = wType.getDimSize(1), kh = wType.getDimSize(2),
+          kw = wType.getDimSize(3);
+  int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
+  SmallVector<int64_t, 2> strides = op.getStridesOrDefault();
+  SmallVector<int64_t, 2> dilations = op.getDilationsOrDefault();
+  if (strides[0] != kh || strides[1] != kw || dilations[0] != 1 ||
+      dilations[1] != 1 ||
+      llvm::any_of(op.getPaddingOrDefault(), [](int64_t p) { return p; }) ||
+      xType.getDimSize(1) != c || ShapedType::isDynamic(h) ||
+      ShapedType::isDynamic(w) || h % kh || w % kw || (kh == 1 && kw == 1))
+    return false;
+  // One dynamic dim (the batch) at most: each reshape infers it.
+  return llvm::count_if(xType.getShape(), ShapedType::isDynamic) <= 1;
+}
+
+namespace {
 struct PatchConvToLinear : OpRewritePattern<Conv2dOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!isPatchConv(op))
+      return failure();
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getWeight().getType());
     auto rType = cast<RankedTensorType>(op.getType());
-    if (op.getGroups() != 1 || !wType.hasStaticShape() ||
-        xType.getRank() != 4)
-      return failure();
     int64_t o = wType.getDimSize(0), c = wType.getDimSize(1),
             kh = wType.getDimSize(2), kw = wType.getDimSize(3);
     int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
-    SmallVector<int64_t, 2> strides = op.getStridesOrDefault();
-    SmallVector<int64_t, 2> dilations = op.getDilationsOrDefault();
-    if (strides[0] != kh || strides[1] != kw || dilations[0] != 1 ||
-        dilations[1] != 1 ||
-        llvm::any_of(op.getPaddingOrDefault(), [](int64_t p) { return p; }) ||
-        xType.getDimSize(1) != c || ShapedType::isDynamic(h) ||
-        ShapedType::isDynamic(w) || h % kh || w % kw || (kh == 1 && kw == 1))
-      return failure();
-    // One dynamic dim (the batch) at most: each reshape infers it.
-    if (llvm::count_if(xType.getShape(), ShapedType::isDynamic) > 1)
-      return failure();
     int64_t n = xType.getDimSize(0), ph = h / kh, pw = w / kw;
     int64_t rows = ShapedType::isDynamic(n) ? n : n * ph * pw;
     Type element = xType.getElementType();

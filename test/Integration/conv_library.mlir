@@ -5,7 +5,12 @@
 // reused by later calls, batch sizes that change between calls of one
 // compiled function, and channels-last views.
 
-// conv + bias + residual + ReLU in one oneDNN call: nothing else runs.
+// conv + bias + residual + ReLU in one oneDNN call: nothing else runs,
+// and the call writes the result's planned place in the arena (no heap
+// allocation but the result's).
+// RUN: tcc-run %s --function=stacked --input=2x8x9x9xf32=random --input=8x8x3x3xf32=random --count-allocations --check-reference | FileCheck %s --check-prefix=STACKED
+// STACKED: heap allocations per call: 2 (results: 1)
+// STACKED: [SUCCESS] result[0] matches the reference (2x8x9x9xf32)
 // RUN: tcc-opt %s --tcc-cpu-pipeline 2>&1 | FileCheck %s --check-prefix=IR
 // IR-LABEL: llvm.func @residual_block
 // IR-COUNT-1: llvm.call @tccHostConv
@@ -43,4 +48,13 @@ func.func @channels_last(%x: tensor<?x7x7x4xf32>, %w: tensor<8x4x3x3xf32>) -> te
   %2 = tcc.relu %1 : (tensor<?x8x7x7xf32>) -> tensor<?x8x7x7xf32>
   %3 = tcc.transpose %2 {permutation = array<i64: 0, 2, 3, 1>} : (tensor<?x8x7x7xf32>) -> tensor<?x7x7x8xf32>
   return %3 : tensor<?x7x7x8xf32>
+}
+
+// Two convolutions in a row: the first's result is an intermediate, planned
+// in the arena (one allocation) and written there by oneDNN.
+func.func @stacked(%x: tensor<?x8x9x9xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<?x8x9x9xf32> {
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<?x8x9x9xf32>, tensor<8x8x3x3xf32>) -> tensor<?x8x9x9xf32>
+  %1 = tcc.relu %0 : (tensor<?x8x9x9xf32>) -> tensor<?x8x9x9xf32>
+  %2 = tcc.conv2d %1, %w {padding = array<i64: 1, 1>} : (tensor<?x8x9x9xf32>, tensor<8x8x3x3xf32>) -> tensor<?x8x9x9xf32>
+  return %2 : tensor<?x8x9x9xf32>
 }

@@ -82,7 +82,7 @@ func.func @matmul_contraction(%a: tensor<?x?xf32> {tcc.shape = #tcc.shape<[M, K]
 
 func.func @conv_channels(%x: tensor<?x?x?x?xf32> {tcc.shape = #tcc.shape<[N, C, H, W]>}, %w: tensor<8x3x3x3xf32>) -> tensor<?x?x?x?xf32>
     attributes {tcc.constraints = ["C >= 4"]} {
-  // expected-error @+1 {{x's channels (dim 1) and weight dim 1 times groups differ: C = 3 outside [4, inf]}}
+  // expected-error @+1 {{x's channels and the weight's input channels times groups differ: C = 3 outside [4, inf]}}
   %0 = tcc.conv2d %x, %w : (tensor<?x?x?x?xf32>, tensor<8x3x3x3xf32>) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }

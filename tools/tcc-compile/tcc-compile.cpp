@@ -76,6 +76,11 @@ static cl::opt<bool> noLibrary(
     cl::desc("CPU: compile convolutions to generated code instead of "
              "oneDNN calls"),
     cl::init(false));
+static cl::opt<bool> noSelectLayout(
+    "no-select-layout",
+    cl::desc("Keep every convolution in the layout it has (no "
+             "--select-layout)"),
+    cl::init(false));
 static cl::opt<bool> noParallel(
     "no-parallel", cl::desc("Run on one thread (no libomp dependency)"),
     cl::init(false));
@@ -409,6 +414,8 @@ int main(int argc, char **argv) {
     options.parallel = !noParallel;
     if (noLibrary)
       options.convLibrary = false;
+    if (noSelectLayout)
+      options.selectLayout = false;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     FailureOr<bool> avx512 = targetHasAVX512(error);

@@ -142,6 +142,11 @@ static cl::opt<bool> noLibrary(
     cl::desc("CPU: compile convolutions to generated code instead of "
              "oneDNN calls"),
     cl::init(false));
+static cl::opt<bool> noSelectLayout(
+    "no-select-layout",
+    cl::desc("Keep every convolution in the layout it has (no "
+             "--select-layout)"),
+    cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Compile without tiling and "
                                           "vectorization"),
@@ -440,6 +445,8 @@ int main(int argc, char **argv) {
     options.parallel = !noParallel;
     if (noLibrary)
       options.convLibrary = false;
+    if (noSelectLayout)
+      options.selectLayout = false;
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     options.fusionTarget = fusionTarget;

@@ -49,6 +49,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "host buffers) or cuda (cuDNN; the cuda pipeline sets "
                      "it)"),
       llvm::cl::init("cpu")};
+  Option<bool> selectLayout{
+      *this, "select-layout",
+      llvm::cl::desc("Choose NCHW or channels-last per convolution by the "
+                     "target's cost model (--select-layout)"),
+      llvm::cl::init(true)};
   Option<std::string> fusionReport{
       *this, "fusion-report",
       llvm::cl::desc("Write the fusion report (JSON) to this file")};

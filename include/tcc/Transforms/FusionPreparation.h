@@ -14,6 +14,7 @@
 #ifndef TCC_TRANSFORMS_FUSIONPREPARATION_H
 #define TCC_TRANSFORMS_FUSIONPREPARATION_H
 
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
 #include "tcc/Transforms/FusionCostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,6 +34,10 @@ void populateSinkTransposePatterns(RewritePatternSet &patterns);
 /// conv2d with stride == kernel, no padding, dilation 1, one group ->
 /// reshape / transpose into patches, linear, reshape / transpose back.
 void populatePatchConvToLinearPatterns(RewritePatternSet &patterns);
+
+/// Whether populatePatchConvToLinearPatterns turns `conv` into a linear
+/// (NCHW, static kernel and spatial sizes, at most a dynamic batch).
+bool isPatchConv(Conv2dOp conv);
 
 /// Merges the linears (or matmuls with a 2-D weight) of `func` that read the
 /// same input into one op over the concatenated weights, followed by one

@@ -145,6 +145,36 @@ def RecognizeCompositesPass
   }];
 }
 
+def SelectLayoutPass : Pass<"select-layout", "func::FuncOp"> {
+  let summary = "Chooses data layouts per op by cost: NCHW or channels-last";
+  let description = [{
+    Layouts are attributes of the ops whose kernels depend on them
+    (`tcc.conv2d` and the pools: `layout` NCHW or NHWC; `tcc.batch_norm`:
+    its channel `axis`); every relayout is an explicit `tcc.transpose`.
+    A convolution turned channels-last is wrapped in transposes (input and
+    weight to NHWC / OHWI, the result back to NCHW); propagation patterns
+    then sink each transpose below the elementwise ops, batch norms, pools
+    and reductions that follow it, where inverse transposes cancel and
+    transposes of constants fold (frozen weights are relaid out at compile
+    time). Ops whose layouts already agree are left alone.
+
+    The choice is the target's cost model: modeled convolution time (the
+    kernels' measured multiply-adds per second in each layout: oneDNN or
+    generated code on `cpu`, cuDNN on `cuda`, where f16/bf16 Tensor Core
+    kernels want NHWC) plus the bytes the remaining transposes move. Each
+    assignment is judged on a propagated clone; the search starts from
+    every convolution in its faster layout and reverts one at a time while
+    that lowers the total. docs/layout.md has the figures.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target whose kernels the layouts are chosen for: cpu or cuda">,
+    Option<"library", "library", "bool", /*default=*/"true",
+           "Convolutions run in the target's library (oneDNN on cpu, "
+           "cuDNN on cuda); false: generated code">
+  ];
+}
+
 def PlanMemoryPass : Pass<"plan-memory", "ModuleOp"> {
   let summary = "Assigns intermediate buffers to offsets in one arena";
   let description = [{

@@ -148,25 +148,41 @@ struct MaterializeMemoryPlanPass
     Value arena = arenaAlloc;
 
     for (auto [op, resultIndex, plan] : planned) {
-      OpOperand *use = findDestinationEmpty(op->getResult(resultIndex));
-      if (!use)
-        continue; // Not destination-passing: keeps its own allocation.
-      auto empty = use->get().getDefiningOp<tensor::EmptyOp>();
-      auto type = cast<RankedTensorType>(empty.getType());
       int64_t region = plan.getAs<IntegerAttr>("region").getInt();
       if (region < 0 || region >= (int64_t)scales.size()) {
         op->emitError("memory plan names region ") << region << " of "
                                                    << scales.size();
         return signalPassFailure();
       }
+      auto offsetAt = [&, plan = plan](OpBuilder &vb, Location vloc) {
+        return arith::AddIOp::create(
+            vb, vloc, bases[region],
+            arith::MulIOp::create(
+                vb, vloc, scales[region],
+                arith::ConstantIndexOp::create(
+                    vb, vloc, plan.getAs<IntegerAttr>("offset").getInt())));
+      };
+      // A library call's result (tcc-conv-to-library): the buffer it
+      // writes becomes the planned view.
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (!alloc.getType().getLayout().isIdentity())
+          continue;
+        OpBuilder vb(alloc);
+        Value view = memref::ViewOp::create(
+            vb, alloc.getLoc(), alloc.getType(), arena,
+            offsetAt(vb, alloc.getLoc()), alloc.getDynamicSizes());
+        alloc.replaceAllUsesWith(view);
+        alloc.erase();
+        continue;
+      }
+      OpOperand *use = findDestinationEmpty(op->getResult(resultIndex));
+      if (!use)
+        continue; // Not destination-passing: keeps its own allocation.
+      auto empty = use->get().getDefiningOp<tensor::EmptyOp>();
+      auto type = cast<RankedTensorType>(empty.getType());
       OpBuilder vb(empty);
       Location vloc = empty.getLoc();
-      Value offset = arith::AddIOp::create(
-          vb, vloc, bases[region],
-          arith::MulIOp::create(
-              vb, vloc, scales[region],
-              arith::ConstantIndexOp::create(
-                  vb, vloc, plan.getAs<IntegerAttr>("offset").getInt())));
+      Value offset = offsetAt(vb, vloc);
       auto viewType = MemRefType::get(type.getShape(), type.getElementType());
       Value view = memref::ViewOp::create(vb, vloc, viewType, arena, offset,
                                           empty.getDynamicSizes());

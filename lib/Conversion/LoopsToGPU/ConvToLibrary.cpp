@@ -14,6 +14,7 @@
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+#include "tcc/Transforms/MemoryPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -149,6 +150,21 @@ struct ConvToLibraryPass
       bias = readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getBias()));
     if (lc.residual)
       residual = readBuffer(b, loc, group, lc.residual);
+    // The library call takes NCHW-ordered views: a channels-last operand
+    // is a transposed view of its NHWC (or OHWI) buffer, its strides say
+    // how it lies.
+    bool channelsLast = lc.conv.isChannelsLast();
+    auto logical = [&](Value buffer) -> Value {
+      if (!buffer || !channelsLast)
+        return buffer;
+      AffineMap toNCHW = AffineMap::getPermutationMap(
+          ArrayRef<unsigned>{0, 3, 1, 2}, b.getContext());
+      return memref::TransposeOp::create(b, loc, buffer,
+                                         AffineMapAttr::get(toNCHW));
+    };
+    x = logical(x);
+    w = logical(w);
+    residual = logical(residual);
 
     SmallVector<int64_t, 2> strides = lc.conv.getStridesOrDefault();
     SmallVector<int64_t, 4> padding = lc.conv.getPaddingOrDefault();
@@ -166,9 +182,14 @@ struct ConvToLibraryPass
         return index(size);
       return memref::DimOp::create(b, loc, buffer, d);
     };
+    // Dim d (NCHW order) of the output.
+    LayoutDims layout = layoutDims(channelsLast);
+    auto outputDim = [&](int64_t d) -> int64_t {
+      return d == 0 ? layout.n : d == 1 ? layout.c : layout.spatial(d - 2);
+    };
     auto computeOutputSize = [&](int64_t d) -> Value {
-      if (!resultType.isDynamicDim(d))
-        return index(resultType.getDimSize(d));
+      if (!resultType.isDynamicDim(outputDim(d)))
+        return index(resultType.getDimSize(outputDim(d)));
       if (d == 0)
         return dim(x, 0);
       if (d == 1)
@@ -193,15 +214,18 @@ struct ConvToLibraryPass
         outputSizes[d] = computeOutputSize(d);
       return outputSizes[d];
     };
+    // The buffer's dynamic sizes, in its own (physical) dim order.
     SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < 4; ++d)
-      if (resultType.isDynamicDim(d))
-        dynamic.push_back(outputSize(d));
+    for (int64_t p = 0; p < 4; ++p)
+      if (resultType.isDynamicDim(p))
+        for (int64_t d = 0; d < 4; ++d)
+          if (outputDim(d) == p)
+            dynamic.push_back(outputSize(d));
     // A residual whose dims the types leave open must match the output's.
     if (residual) {
       auto rt = cast<MemRefType>(residual.getType());
       for (int64_t d = 0; d < 4; ++d) {
-        if (!rt.isDynamicDim(d) && !resultType.isDynamicDim(d))
+        if (!rt.isDynamicDim(d) && !resultType.isDynamicDim(outputDim(d)))
           continue;
         Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          dim(residual, d), outputSize(d));
@@ -215,7 +239,7 @@ struct ConvToLibraryPass
     Value out = memref::AllocOp::create(b, loc, allocType, dynamic);
     tcc_gpu::ConvOp::create(
         b, loc, /*asyncToken=*/Type(), ValueRange(), x, w, bias, residual,
-        out, b.getDenseI64ArrayAttr(strides),
+        logical(out), b.getDenseI64ArrayAttr(strides),
         b.getDenseI64ArrayAttr({padding[0], padding[1]}),
         b.getDenseI64ArrayAttr(dilations), lc.conv.getGroups(),
         b.getStringAttr(lc.relu ? "relu" : "none"),
@@ -252,6 +276,11 @@ struct ConvToLibraryPass
       if (Attribute shape = group->getAttr(kShapeAttr))
         if (results.size() == 1 && results[0] == computed)
           computed.getDefiningOp()->setAttr(kShapeAttr, shape);
+      // So does its place in the memory plan: the library writes there
+      // (tcc-materialize-memory-plan).
+      if (Attribute plan = group->getAttr(kBufferAttr))
+        if (results.size() == 1 && results[0] == computed)
+          out.getDefiningOp()->setAttr(kBufferAttr, plan);
       b.replaceOp(group, results);
       return;
     }

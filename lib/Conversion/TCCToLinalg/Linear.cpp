@@ -204,22 +204,21 @@ struct LinearToGeneric : OpRewritePattern<LinearOp> {
   }
 };
 
-/// Pads H and W of an NCHW tensor with `value`.
+/// Pads H and W (at `d`'s positions) of a 4-D window operand with `value`.
 Value padHW(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pad,
-            double value) {
+            double value, LayoutDims d) {
   if (llvm::all_of(pad, [](int64_t p) { return p == 0; }))
     return x;
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(t.getShape());
-  for (int i = 0; i < 2; ++i)
-    if (!ShapedType::isDynamic(shape[2 + i]))
-      shape[2 + i] += pad[i] + pad[i + 2];
-  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0),
-                                   b.getIndexAttr(pad[0]),
-                                   b.getIndexAttr(pad[1])};
-  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0),
-                                    b.getIndexAttr(pad[2]),
-                                    b.getIndexAttr(pad[3])};
+  SmallVector<OpFoldResult> low(4, b.getIndexAttr(0)), high(4, b.getIndexAttr(0));
+  for (int i = 0; i < 2; ++i) {
+    int64_t s = d.spatial(i);
+    if (!ShapedType::isDynamic(shape[s]))
+      shape[s] += pad[i] + pad[i + 2];
+    low[s] = b.getIndexAttr(pad[i]);
+    high[s] = b.getIndexAttr(pad[i + 2]);
+  }
   Value v = scalarConstant(b, loc, t.getElementType(), value);
   return tensor::PadOp::create(b, loc,
                                RankedTensorType::get(shape, t.getElementType()),
@@ -238,11 +237,13 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
     auto dilationsV = op.getDilationsOrDefault();
     auto pad = op.getPaddingOrDefault();
     int64_t groups = op.getGroups();
-    Value x = padHW(rewriter, loc, op.getX(), pad, 0.0);
+    bool channelsLast = op.isChannelsLast();
+    LayoutDims d = layoutDims(channelsLast);
+    Value x = padHW(rewriter, loc, op.getX(), pad, 0.0, d);
     Value w = op.getWeight();
-    assertEqual(rewriter, loc, dimValue(rewriter, loc, op.getX(), 1),
+    assertEqual(rewriter, loc, dimValue(rewriter, loc, op.getX(), d.c),
                 arith::MulIOp::create(
-                    rewriter, loc, dimValue(rewriter, loc, w, 1),
+                    rewriter, loc, dimValue(rewriter, loc, w, d.c),
                     arith::ConstantIndexOp::create(rewriter, loc, groups)),
                 "tcc.conv2d: input channels differ from weight's at runtime");
     SmallVector<Value> dims;
@@ -255,13 +256,20 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
     Attribute dilations = rewriter.getI64TensorAttr(dilationsV);
     Value r;
     if (groups == 1) {
-      r = linalg::Conv2DNchwFchwOp::create(rewriter, loc, accType,
-                                           ValueRange{x, w}, init, strides,
-                                           dilations)
-              .getResult(0);
+      r = channelsLast
+              ? linalg::Conv2DNhwcFhwcOp::create(rewriter, loc, accType,
+                                                 ValueRange{x, w}, init,
+                                                 strides, dilations)
+                    .getResult(0)
+              : linalg::Conv2DNchwFchwOp::create(rewriter, loc, accType,
+                                                 ValueRange{x, w}, init,
+                                                 strides, dilations)
+                    .getResult(0);
     } else {
-      // [N, G*C, H, W] -> [N, G, C, H, W]; weight [G*O, C, KH, KW] ->
+      // NCHW: [N, G*C, H, W] -> [N, G, C, H, W]; weight [G*O, C, KH, KW] ->
       // [G, O, C, KH, KW]; out [N, G*O, OH, OW] -> [N, G, O, OH, OW].
+      // NHWC: [N, H, W, G*C] -> [N, H, W, G, C]; weight [G*O, KH, KW, C]
+      // -> [G, O, KH, KW, C]; out [N, OH, OW, G*O] -> [N, OH, OW, G, O].
       auto split = [&](Value v, int64_t dim) -> Value {
         auto t = cast<RankedTensorType>(v.getType());
         SmallVector<int64_t> shape;
@@ -294,14 +302,23 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
             rewriter, loc, RankedTensorType::get(shape, t.getElementType()), v,
             groupsIdx, sizes);
       };
-      Value xg = split(x, 1), wg = split(w, 0), og = split(init, 1);
-      Value conv = linalg::Conv2DNgchwGfchwOp::create(
-                       rewriter, loc, og.getType(), ValueRange{xg, wg}, og,
-                       strides, dilations)
-                       .getResult(0);
+      Value xg = split(x, d.c), wg = split(w, 0), og = split(init, d.c);
+      Value conv;
+      if (channelsLast)
+        conv = linalg::Conv2DNhwgcGfhwcOp::create(
+                   rewriter, loc, og.getType(), ValueRange{xg, wg}, og,
+                   strides, dilations)
+                   .getResult(0);
+      else
+        conv = linalg::Conv2DNgchwGfchwOp::create(
+                   rewriter, loc, og.getType(), ValueRange{xg, wg}, og,
+                   strides, dilations)
+                   .getResult(0);
       r = tensor::CollapseShapeOp::create(
           rewriter, loc, accType, conv,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+          channelsLast
+              ? SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}
+              : SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     }
     SmallVector<Value> inputs = {r};
     SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx)};
@@ -309,7 +326,7 @@ struct Conv2dToLinalg : OpRewritePattern<Conv2dOp> {
       assertSameDim(rewriter, loc, bias, 0, w, 0,
                     "tcc.conv2d: bias size differs from the output channels");
       inputs.push_back(bias);
-      maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx));
+      maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(d.c, ctx)}, ctx));
     }
     if (inputs.size() > 1 || acc != rt.getElementType())
       r = buildMapped(rewriter, loc, rt, dims, inputs, maps,
@@ -336,7 +353,9 @@ struct Pool2dToLinalg : OpRewritePattern<OpTy> {
     auto stridesV = op.getStridesOrDefault();
     auto pad = op.getPaddingOrDefault();
     Value xIn = op.getX();
-    Value x = padHW(rewriter, loc, xIn, pad, isMax ? -kInf : 0.0);
+    bool channelsLast = op.isChannelsLast();
+    LayoutDims d = layoutDims(channelsLast);
+    Value x = padHW(rewriter, loc, xIn, pad, isMax ? -kInf : 0.0, d);
     SmallVector<Value> dims;
     if (failed(reifiedResultDims(rewriter, op, dims)))
       return failure();
@@ -349,8 +368,18 @@ struct Pool2dToLinalg : OpRewritePattern<OpTy> {
     Attribute strides = rewriter.getI64TensorAttr(stridesV);
     Attribute dilations = rewriter.getI64TensorAttr({1, 1});
     Value r;
-    if (isMax)
+    if (isMax && channelsLast)
+      r = linalg::PoolingNhwcMaxOp::create(rewriter, loc, accType,
+                                           ValueRange{x, window}, init,
+                                           strides, dilations)
+              .getResult(0);
+    else if (isMax)
       r = linalg::PoolingNchwMaxOp::create(rewriter, loc, accType,
+                                           ValueRange{x, window}, init,
+                                           strides, dilations)
+              .getResult(0);
+    else if (channelsLast)
+      r = linalg::PoolingNhwcSumOp::create(rewriter, loc, accType,
                                            ValueRange{x, window}, init,
                                            strides, dilations)
               .getResult(0);
@@ -369,13 +398,14 @@ struct Pool2dToLinalg : OpRewritePattern<OpTy> {
     }
     // Average excluding padding: divide by the number of window elements
     // that fall inside the unpadded input.
-    Value h = dimValue(rewriter, loc, xIn, 2), wdim = dimValue(rewriter, loc, xIn, 3);
+    Value h = dimValue(rewriter, loc, xIn, d.h),
+          wdim = dimValue(rewriter, loc, xIn, d.w);
     r = buildMapped(
         rewriter, loc, rt, dims, r, AffineMap::getMultiDimIdentityMap(4, ctx),
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
           Value count;
           for (int i = 0; i < 2; ++i) {
-            Value o = linalg::IndexOp::create(b, l, 2 + i);
+            Value o = linalg::IndexOp::create(b, l, d.spatial(i));
             Value start = arith::SubIOp::create(
                 b, l,
                 arith::MulIOp::create(

@@ -352,11 +352,12 @@ struct BatchNormToGeneric : OpRewritePattern<BatchNormOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     int64_t rank = op.getType().getRank();
+    int64_t axis = op.getAxis();
     AffineMap channel =
-        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+        AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx);
     double eps = op.getEpsilon().convertToDouble();
     for (int64_t p = 1; p < 5; ++p)
-      assertSameDim(rewriter, loc, op->getOperand(p), 0, op.getX(), 1,
+      assertSameDim(rewriter, loc, op->getOperand(p), 0, op.getX(), axis,
                     "tcc.batch_norm: a parameter's size differs from the "
                     "channel count");
     Value r = buildMapped(

@@ -597,7 +597,11 @@ LogicalResult BatchNormOp::verify() {
            << type.getRank();
   if (!(getEpsilon().convertToFloat() >= 0.0f))
     return emitOpError("expects a non-negative epsilon");
-  int64_t c = type.getDimSize(1);
+  int64_t axis = getAxis();
+  if (axis < 1 || axis >= type.getRank())
+    return emitOpError("expects the channel axis in [1, ")
+           << type.getRank() << "), got " << axis;
+  int64_t c = type.getDimSize(axis);
   for (auto [name, v] : {std::pair<StringRef, Value>{"scale", getScale()},
                          {"bias", getBias()},
                          {"mean", getMean()},
@@ -748,11 +752,19 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
   auto x = rankedOrNull(ad.getX()), w = rankedOrNull(ad.getWeight());
   if (!x || !w)
     return fail(loc, name, "expects ranked tensor operands");
+  if (!isWindowLayout(ad.getLayout()))
+    return fail(loc, name,
+                "expects layout NCHW or NHWC, got '" + ad.getLayout().str() +
+                    "'");
+  bool channelsLast = ad.getLayout() == "NHWC";
+  LayoutDims d = layoutDims(channelsLast);
   if (x.getRank() != 4 || w.getRank() != 4)
     return fail(loc, name,
-                llvm::formatv("expects x (NCHW) and weight (OIHW) of rank 4, "
-                              "got {0} and {1}",
-                              x.getRank(), w.getRank())
+                llvm::formatv("expects x ({0}) and weight ({1}) of rank 4, "
+                              "got {2} and {3}",
+                              channelsLast ? "NHWC" : "NCHW",
+                              channelsLast ? "OHWI" : "OIHW", x.getRank(),
+                              w.getRank())
                     .str());
   if (failed(checkPair(loc, name, "strides", ad.getStrides(), 1)) ||
       failed(checkPair(loc, name, "dilations", ad.getDilations(), 1)) ||
@@ -762,7 +774,7 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
   if (groups < 1)
     return fail(loc, name,
                 llvm::formatv("expects groups >= 1, got {0}", groups).str());
-  int64_t c = x.getDimSize(1), wc = w.getDimSize(1), o = w.getDimSize(0);
+  int64_t c = x.getDimSize(d.c), wc = w.getDimSize(d.c), o = w.getDimSize(0);
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
       c != wc * groups)
     return fail(loc, name,
@@ -782,22 +794,24 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t, 2> dilations(
       ad.getDilations().value_or(ArrayRef<int64_t>{1, 1}));
   auto pad = expandPadding(ad.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
-  SmallVector<int64_t> shape = {x.getDimSize(0), o};
+  SmallVector<int64_t, 4> shape(4);
+  shape[d.n] = x.getDimSize(d.n);
+  shape[d.c] = o;
   for (int i = 0; i < 2; ++i) {
-    int64_t k = w.getDimSize(2 + i);
+    int64_t k = w.getDimSize(d.spatial(i));
     if (ShapedType::isDynamic(k)) {
-      shape.push_back(ShapedType::kDynamic);
+      shape[d.spatial(i)] = ShapedType::kDynamic;
       continue;
     }
-    int64_t out = windowOutputSize(x.getDimSize(2 + i), pad[i], pad[i + 2], k,
-                                   strides[i], dilations[i]);
+    int64_t out = windowOutputSize(x.getDimSize(d.spatial(i)), pad[i],
+                                   pad[i + 2], k, strides[i], dilations[i]);
     if (out == 0)
       return fail(loc, name,
                   llvm::formatv("the dilated kernel ({0}) is larger than the "
                                 "padded input along dim {1}",
-                                dilations[i] * (k - 1) + 1, 2 + i)
+                                dilations[i] * (k - 1) + 1, d.spatial(i))
                       .str());
-    shape.push_back(out);
+    shape[d.spatial(i)] = out;
   }
   inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
   return success();
@@ -830,8 +844,14 @@ static LogicalResult inferPool(std::optional<Location> loc, StringRef name,
                                PoolAdaptor ad,
                                SmallVectorImpl<Type> &inferred) {
   auto x = rankedOrNull(ad.getX());
+  if (!isWindowLayout(ad.getLayout()))
+    return fail(loc, name,
+                "expects layout NCHW or NHWC, got '" + ad.getLayout().str() +
+                    "'");
+  LayoutDims d = layoutDims(ad.getLayout() == "NHWC");
   if (!x || x.getRank() != 4)
-    return fail(loc, name, "expects x of rank 4 (NCHW)");
+    return fail(loc, name,
+                "expects x of rank 4 (" + ad.getLayout().str() + ")");
   if (failed(checkPair(loc, name, "kernel_size", ad.getKernelSize(), 1)) ||
       failed(checkPair(loc, name, "strides", ad.getStrides(), 1)) ||
       failed(checkPadding(loc, name, ad.getPadding())))
@@ -846,17 +866,17 @@ static LogicalResult inferPool(std::optional<Location> loc, StringRef name,
                                 "size {1}",
                                 std::max(pad[i], pad[i + 2]), k[i])
                       .str());
-  SmallVector<int64_t> shape = {x.getDimSize(0), x.getDimSize(1)};
+  SmallVector<int64_t, 4> shape(x.getShape());
   for (int i = 0; i < 2; ++i) {
-    int64_t out = windowOutputSize(x.getDimSize(2 + i), pad[i], pad[i + 2],
-                                   k[i], strides[i], 1);
+    int64_t out = windowOutputSize(x.getDimSize(d.spatial(i)), pad[i],
+                                   pad[i + 2], k[i], strides[i], 1);
     if (out == 0)
       return fail(loc, name,
                   llvm::formatv("the window ({0}) is larger than the padded "
                                 "input along dim {1}",
-                                k[i], 2 + i)
+                                k[i], d.spatial(i))
                       .str());
-    shape.push_back(out);
+    shape[d.spatial(i)] = out;
   }
   inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
   return success();

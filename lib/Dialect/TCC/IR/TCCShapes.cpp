@@ -203,13 +203,16 @@ LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
   auto dilations = getDilationsOrDefault();
   auto pad = getPaddingOrDefault();
   auto wt = getWeight().getType();
-  SmallVector<OpFoldResult> dims = {dimOf(b, loc, getX(), 0),
-                                    dimOf(b, loc, getWeight(), 0)};
+  LayoutDims d = layoutDims(isChannelsLast());
+  SmallVector<OpFoldResult> dims(4);
+  dims[d.n] = dimOf(b, loc, getX(), d.n);
+  dims[d.c] = dimOf(b, loc, getWeight(), 0);
   for (int i = 0; i < 2; ++i) {
-    if (wt.isDynamicDim(2 + i))
+    int64_t s = d.spatial(i);
+    if (wt.isDynamicDim(s))
       return failure(); // A dynamic kernel size: not expressible here.
-    dims.push_back(windowDim(b, loc, getX(), 2 + i, pad[i] + pad[i + 2],
-                             wt.getDimSize(2 + i), strides[i], dilations[i]));
+    dims[s] = windowDim(b, loc, getX(), s, pad[i] + pad[i + 2],
+                        wt.getDimSize(s), strides[i], dilations[i]);
   }
   shapes.push_back(dims);
   return success();
@@ -222,11 +225,14 @@ LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
     auto strides = getStridesOrDefault();                                      \
     auto pad = getPaddingOrDefault();                                          \
     ArrayRef<int64_t> k = getKernelSize();                                     \
-    SmallVector<OpFoldResult> dims = {dimOf(b, loc, getX(), 0),                \
-                                      dimOf(b, loc, getX(), 1)};               \
+    LayoutDims d = layoutDims(isChannelsLast());                               \
+    SmallVector<OpFoldResult> dims(4);                                         \
+    dims[d.n] = dimOf(b, loc, getX(), d.n);                                    \
+    dims[d.c] = dimOf(b, loc, getX(), d.c);                                    \
     for (int i = 0; i < 2; ++i)                                                \
-      dims.push_back(windowDim(b, loc, getX(), 2 + i, pad[i] + pad[i + 2],     \
-                               k[i], strides[i], 1));                          \
+      dims[d.spatial(i)] =                                                     \
+          windowDim(b, loc, getX(), d.spatial(i), pad[i] + pad[i + 2], k[i],   \
+                    strides[i], 1);                                            \
     shapes.push_back(dims);                                                    \
     return success();                                                          \
   }

@@ -36,6 +36,22 @@ inline bool isUnaryElementwise(Operation *op) {
          isa<TCCDialect>(op->getDialect());
 }
 
+/// Where a 4-D window operand keeps each logical dim: batch (or a weight's
+/// output channels), channels, height and width. NCHW / OIHW: 0, 1, 2, 3;
+/// channels-last NHWC / OHWI: 0, 3, 1, 2.
+struct LayoutDims {
+  int64_t n, c, h, w;
+  /// The spatial dims, height first.
+  int64_t spatial(int64_t i) const { return i == 0 ? h : w; }
+};
+inline LayoutDims layoutDims(bool channelsLast) {
+  return channelsLast ? LayoutDims{0, 3, 1, 2} : LayoutDims{0, 1, 2, 3};
+}
+/// Whether `layout` is one a window op takes ("NCHW" or "NHWC").
+inline bool isWindowLayout(StringRef layout) {
+  return layout == "NCHW" || layout == "NHWC";
+}
+
 /// Output size of a window op along one dim (conv/pool), or
 /// ShapedType::kDynamic when `in` is dynamic.
 int64_t windowOutputSize(int64_t in, int64_t padBefore, int64_t padAfter,

@@ -285,10 +285,12 @@ def TCC_RmsNormOp : TCC_InferredOp<"rms_norm"> {
 }
 
 def TCC_BatchNormOp : TCC_InferredOp<"batch_norm"> {
-  let summary = "inference-mode batch normalization, channels at dim 1";
+  let summary = "inference-mode batch normalization, channels at dim `axis`";
   let description = [{
     `(x - mean) / sqrt(var + epsilon) * scale + bias` with per-channel
-    `scale`, `bias`, `mean`, `var` of shape [C] and x of shape [N, C, ...].
+    `scale`, `bias`, `mean`, `var` of shape [C] and x of shape [N, C, ...]
+    (`axis` = 1, the default) or channels-last [N, ..., C] (`axis` = rank
+    - 1, set by --select-layout).
 
     Example:
     ```mlir
@@ -299,7 +301,8 @@ def TCC_BatchNormOp : TCC_InferredOp<"batch_norm"> {
   let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$scale,
                    TCC_FloatTensor:$bias, TCC_FloatTensor:$mean,
                    TCC_FloatTensor:$var,
-                   DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+                   DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon,
+                   DefaultValuedAttr<I64Attr, "1">:$axis);
   let results = (outs TCC_FloatTensor:$result);
   let hasVerifier = 1;
 }
@@ -342,11 +345,15 @@ def TCC_LinearOp : TCC_InferredOp<"linear"> {
 }
 
 def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
-  let summary = "2-D convolution, NCHW input, OIHW weight";
+  let summary = "2-D convolution, NCHW (or NHWC) input, OIHW (or OHWI) weight";
   let description = [{
     nn.Conv2d: `strides` [sh, sw] (default 1), `padding` [top, left, bottom,
     right] or [ph, pw] (default 0), `dilations` [dh, dw] (default 1),
     `groups` (default 1); weight [O, C/groups, KH, KW], optional bias [O].
+    `layout` says how x, the weight and the result order their dims:
+    "NCHW" (the default: weight OIHW) or channels-last "NHWC" (x [N, H, W,
+    C], weight [O, KH, KW, C/groups], result [N, OH, OW, O]), which
+    --select-layout chooses where the target's kernels are faster on it.
 
     Example:
     ```mlir
@@ -359,10 +366,13 @@ def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
                    OptionalAttr<DenseI64ArrayAttr>:$strides,
                    OptionalAttr<DenseI64ArrayAttr>:$padding,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
   let results = (outs TCC_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// Whether x, weight and result are channels-last (NHWC / OHWI).
+    bool isChannelsLast() { return getLayout() == "NHWC"; }
     /// Attribute values with their defaults filled in; padding always as
     /// [top, left, bottom, right].
     SmallVector<int64_t, 2> getStridesOrDefault();
@@ -372,11 +382,12 @@ def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
 }
 
 class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
-  let summary = math # " 2-D pooling on NCHW";
+  let summary = math # " 2-D pooling on NCHW (or NHWC)";
   let description = [{
     }] # math # [{ over `kernel_size` [kh, kw] windows; `strides` default to
     the kernel size, `padding` is [top, left, bottom, right] or [ph, pw].
-    Average pooling divides by the number of non-padded elements.
+    Average pooling divides by the number of non-padded elements. `layout`
+    is "NCHW" (the default) or channels-last "NHWC".
 
     Example:
     ```mlir
@@ -386,10 +397,12 @@ class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
   }];
   let arguments = (ins TCC_FloatTensor:$x, DenseI64ArrayAttr:$kernel_size,
                    OptionalAttr<DenseI64ArrayAttr>:$strides,
-                   OptionalAttr<DenseI64ArrayAttr>:$padding);
+                   OptionalAttr<DenseI64ArrayAttr>:$padding,
+                   DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
   let results = (outs TCC_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    bool isChannelsLast() { return getLayout() == "NHWC"; }
     SmallVector<int64_t, 2> getStridesOrDefault();
     SmallVector<int64_t, 4> getPaddingOrDefault();
   }];
