@@ -109,9 +109,18 @@ bool isLayoutFree(Value v) {
   return t && llvm::all_of(t.getShape(), [](int64_t d) { return d == 1; });
 }
 
+/// A transpose of `v` by `perm` that exists already.
+TransposeOp existingTranspose(Value v, ArrayRef<int64_t> perm) {
+  for (Operation *user : v.getUsers())
+    if (auto t = dyn_cast<TransposeOp>(user); t && t.getPermutation() == perm)
+      return t;
+  return nullptr;
+}
+
 /// op(transpose(x, P), ...) -> transpose(op'(x, ...), P) for elementwise
 /// ops (unary, binary with both operands transposed alike, or the other a
-/// constant of the same rank or a layout-free value).
+/// constant of the same rank, a layout-free value, or a value relaid out by
+/// P^-1 already).
 struct SinkThroughElementwise : RewritePattern {
   SinkThroughElementwise(MLIRContext *ctx)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -154,6 +163,20 @@ struct SinkThroughElementwise : RewritePattern {
           matchPattern(v, m_Constant())) {
         // A constant transposed back: it folds.
         operands.push_back(transpose(rewriter, op->getLoc(), v, inv));
+        continue;
+      }
+      // A value already relaid out to channels-last (a residual that also
+      // feeds a channels-last convolution) while a result goes back to
+      // NCHW: that relayout is reused. Only in this direction, so that the
+      // two rewrites cannot undo each other.
+      if (TransposeOp existing =
+              perm == ArrayRef<int64_t>(kToChannelsFirst)
+                  ? existingTranspose(v, inv)
+                  : nullptr) {
+        if (!existing->isBeforeInBlock(op) &&
+            existing->getBlock() == op->getBlock())
+          existing->moveBefore(op);
+        operands.push_back(existing);
         continue;
       }
       return failure();
@@ -300,22 +323,29 @@ struct LayoutCostModel {
   }
   double bytesPerSecond() const { return target == "cuda" ? 3e12 : 8e9; }
 
+  /// Unknown sizes count as this many (a hint: batch and spatial dims
+  /// scale both sides of the comparison alike).
+  static constexpr double kDynamicSizeHint = 16;
+  static double size(int64_t s) {
+    return ShapedType::isDynamic(s) ? kDynamicSizeHint : double(s);
+  }
+
   double seconds(Conv2dOp conv) const {
     auto t = conv.getType();
     LayoutDims d = layoutDims(conv.isChannelsLast());
     auto wt = conv.getWeight().getType();
     double macs = 1;
     for (int64_t s : t.getShape())
-      macs *= ShapedType::isDynamic(s) ? 1 : s;
+      macs *= size(s);
     for (int64_t i : {d.c, d.h, d.w}) // C/groups * KH * KW
-      macs *= ShapedType::isDynamic(wt.getDimSize(i)) ? 1 : wt.getDimSize(i);
+      macs *= size(wt.getDimSize(i));
     return macs / convMacsPerSecond(conv, conv.isChannelsLast());
   }
   double seconds(TransposeOp t) const {
     auto type = t.getType();
     double elements = 1;
     for (int64_t s : type.getShape())
-      elements *= ShapedType::isDynamic(s) ? 1 : s;
+      elements *= size(s);
     // Read and written once.
     return 2 * elements * (type.getElementTypeBitWidth() / 8) /
            bytesPerSecond();

@@ -1,0 +1,6 @@
+// RUN: tcc-opt %s --select-layout="target=tpu" --verify-diagnostics
+
+// expected-error @below {{select-layout: unknown target 'tpu' (cpu or cuda)}}
+func.func @f() {
+  return
+}
