@@ -64,6 +64,11 @@ CASES = [
     ("conv_grouped_dilated", "benchmarks/gpu/cases/convs.mlir", "grouped_dilated", {"H": 21, "W": 17}, 1e-4, 1e-5),
     ("conv_residual_no_bias_f16", "benchmarks/gpu/cases/convs.mlir", "residual_no_bias", {}, 1e-2, 1e-2),
     ("conv_bn_relu", "benchmarks/gpu/cases/convs.mlir", "conv_bn_relu", {"B": 2}, 1e-4, 1e-4),
+    # bf16 networks: --select-layout (target cuda) turns their convolutions
+    # channels-last (cuDNN's Tensor Core layout); batch norms, pools and
+    # the residual adds follow in NHWC.
+    ("conv_block_bf16_nhwc", "bf16:examples/conv_block.mlir", "conv_block", {"B": 2}, 2e-2, 5e-2, 0.1),
+    ("resnet18_bf16_nhwc", "bf16:examples/resnet18.mlir", "resnet18", {"B": 1}, 3e-2, 5e-2, 0.1),
     # The ops the ONNX importer added.
     ("onnx_math", "benchmarks/gpu/cases/onnx_ops.mlir", "math", {"N": 67}, 1e-4, 1e-5),
     ("onnx_indexing", "benchmarks/gpu/cases/onnx_ops.mlir", "indexing", {"N": 67}, 1e-4, 1e-5),

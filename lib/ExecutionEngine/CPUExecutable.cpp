@@ -280,6 +280,12 @@ mlir::tcc::lowerForCUDA(ModuleOp module, const CUDAPipelineOptions &options,
       error, std::nullopt);
 }
 
+CPUExecutable::~CPUExecutable() {
+#ifdef TCC_HAVE_DNNL
+  tccHostConvForgetWeights();
+#endif
+}
+
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
                        std::string &error, std::string *llvmDialectDump,

@@ -10,8 +10,9 @@
 // channels-last NHWC); the weight is declared `any`, so oneDNN picks its
 // blocked format and the weight is reordered into it. A weight that is a
 // module constant (the op's `constant_weight`) is reordered once and the
-// copy kept, keyed by its address; any other weight is reordered on every
-// call. The epilogue is oneDNN's: the bias as the convolution's, the
+// copy kept, keyed by its address, until tccHostConvForgetWeights (the JIT
+// calls it when it unloads code; a tcc-compile library has its own copy of
+// this runtime); any other weight is reordered on every call. The epilogue is oneDNN's: the bias as the convolution's, the
 // residual as a binary-add post-op, ReLU as an eltwise post-op. The
 // scratchpad is the calling thread's buffer, grown on demand and reused.
 //
@@ -223,4 +224,9 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
                  memory(plan->residual, engine, at(f[call::kResidual])));
   plan->primitive.execute(stream, args);
   stream.wait();
+}
+
+extern "C" void tccHostConvForgetWeights() {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  packedWeights.clear();
 }

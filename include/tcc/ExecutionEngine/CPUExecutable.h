@@ -126,7 +126,13 @@ public:
                                    std::string &error,
                                    bool shapes = true);
 
+  /// Library state keyed by the compiled code's addresses (oneDNN's
+  /// repacked constant weights) goes with the code: another module could
+  /// later be loaded at the same addresses.
+  ~CPUExecutable();
+
 private:
+  CPUExecutable() = default;
   std::unique_ptr<ExecutionEngine> engine;
   double lastCompiledSeconds = 0;
   std::vector<FunctionSignature> signatures;

@@ -63,5 +63,8 @@ enum Field {
 
 /// The host (oneDNN) convolution; `stream` is unused (null).
 extern "C" void tccHostConv(void *stream, const int64_t *desc);
+/// Drops the repacked constant weights the host convolutions keep (keyed
+/// by address): the code whose constants they were is being unloaded.
+extern "C" void tccHostConvForgetWeights();
 
 #endif // TCC_RUNTIME_CONVCALL_H
