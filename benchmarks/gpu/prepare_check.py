@@ -23,8 +23,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.path.join(ROOT, "build", "bin")
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "gpu-check")
 
+def positive(*indices):
+    """Inputs that must be positive (batch-norm variances: random ones make
+    the whole result NaN, which would compare equal to NaN): set to 1."""
+    def fix(specs, sizes):
+        return [s.split("=")[0] + "=1" if i in indices else s
+                for i, s in enumerate(specs)]
+    return fix
+
+
+def resnet18_inputs(specs, sizes):
+    """scripts/gen_resnet18.py's inputs (variances 1, conv weights scaled
+    by 1/sqrt(fan-in)), in the element type the case's module has."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_resnet18.py"),
+                          "--print-inputs", "--batch", str(sizes["B"])],
+                         check=True, capture_output=True, text=True).stdout.split()
+    dtype = specs[0].split("=")[0].split("x")[-1]
+    return [line[len("--input="):].replace("xf32=", "x%s=" % dtype) for line in out]
+
+
 # name, module, function, sizes of the size symbols, rtol, atol[, scale of
-# the random inputs (a whole bf16 block's values stay in a sane range)]
+# the random inputs (a whole bf16 block's values stay in a sane range)[,
+# a function that adjusts the input specs]]
 CASES = [
     ("softmax", "benchmarks/gpu/cases/softmax.mlir", "softmax", {"N": 300}, 1e-4, 1e-6),
     ("layer_norm", "benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 1e-4, 1e-5),
@@ -32,7 +52,7 @@ CASES = [
     ("softmax_odd", "benchmarks/gpu/cases/row_shapes.mlir", "softmax_odd", {"N": 37}, 1e-4, 1e-6),
     ("rms_norm_dynamic", "benchmarks/gpu/cases/row_shapes.mlir", "rms_norm_dynamic", {"N": 65, "C": 777}, 1e-4, 1e-5),
     ("robot_policy", "examples/robot_policy.mlir", "robot_policy", {"B": 8}, 1e-4, 1e-5),
-    ("conv_block", "examples/conv_block.mlir", "conv_block", {"B": 1}, 1e-3, 1e-3),
+    ("conv_block", "examples/conv_block.mlir", "conv_block", {"B": 1}, 1e-3, 1e-3, None, positive(5, 10)),
     ("vit_block", "examples/vit_block.mlir", "vit_block", {"B": 1, "S": 9}, 1e-3, 0.1),
     # Rows enough for cuBLASLt (tcc-contractions-to-gemms): the linears,
     # q k^T and the epilogues through the library.
@@ -67,8 +87,8 @@ CASES = [
     # bf16 networks: --select-layout (target cuda) turns their convolutions
     # channels-last (cuDNN's Tensor Core layout); batch norms, pools and
     # the residual adds follow in NHWC.
-    ("conv_block_bf16_nhwc", "bf16:examples/conv_block.mlir", "conv_block", {"B": 2}, 2e-2, 5e-2, 0.1),
-    ("resnet18_bf16_nhwc", "bf16:examples/resnet18.mlir", "resnet18", {"B": 1}, 3e-2, 5e-2, 0.1),
+    ("conv_block_bf16_nhwc", "bf16:examples/conv_block.mlir", "conv_block", {"B": 2}, 2e-2, 5e-2, 0.1, positive(5, 10)),
+    ("resnet18_bf16_nhwc", "bf16:examples/resnet18.mlir", "resnet18", {"B": 1}, 3e-2, 5e-2, None, resnet18_inputs),
     # The ops the ONNX importer added.
     ("onnx_math", "benchmarks/gpu/cases/onnx_ops.mlir", "math", {"N": 67}, 1e-4, 1e-5),
     ("onnx_indexing", "benchmarks/gpu/cases/onnx_ops.mlir", "indexing", {"N": 67}, 1e-4, 1e-5),
@@ -104,7 +124,8 @@ def main():
     lines = []
     for case in CASES:
         name, module, function, sizes, rtol, atol = case[:6]
-        random = "random" if len(case) == 6 else "random*%g" % case[6]
+        scale = case[6] if len(case) > 6 else None
+        random = "random" if scale is None else "random*%g" % scale
         src = bf16(module[5:]) if module.startswith("bf16:") else os.path.join(ROOT, module)
         lib = os.path.join(OUT, "lib%s.so" % name)
         subprocess.run([os.path.join(BIN, "tcc-compile"), src, "--target=cuda",
@@ -115,15 +136,23 @@ def main():
         for t in entry["inputs"]:
             shape = shape_of(t["shape"], sizes)
             specs.append("x".join(str(s) for s in shape) + "x" + t["dtype"] + "=" + random)
+        if len(case) > 7:
+            specs = case[7](specs, sizes)
         expected = []
         outputs = []
         for r in range(len(entry["results"])):
             path = "%s.expected.%d.npy" % (name, r)
             expected.append(path)
             outputs.append("--output=@" + os.path.join(OUT, path))
-        subprocess.run([os.path.join(BIN, "tcc-run"), src, "--function=" + function,
-                        "--reference"] + ["--input=" + s for s in specs] + outputs,
-                       check=True, stdout=subprocess.DEVNULL)
+        sums = subprocess.run([os.path.join(BIN, "tcc-run"), src, "--function=" + function,
+                               "--reference", "--checksum"] +
+                              ["--input=" + s for s in specs] + outputs,
+                              check=True, capture_output=True, text=True).stdout
+        # NaN compares equal to NaN: an expected result with NaN or inf in
+        # it would let anything pass.
+        if re.search(r"\b-?(nan|inf)\b", sums):
+            sys.exit("case %s: the reference result is not finite (%s); fix its "
+                     "inputs" % (name, sums.strip()))
         lines.append(" ".join(["lib%s.so" % name, function, repr(rtol), repr(atol),
                                ",".join(expected)] + specs))
         print("prepared", name, " ".join(specs))

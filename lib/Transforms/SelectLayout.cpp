@@ -254,6 +254,23 @@ struct SinkThroughReduce : OpRewritePattern<ReduceOp> {
         reducedSource.insert(perm[i]);
       }
     llvm::sort(axes);
+    // A reduction over the innermost dims is a row reduction, the fast
+    // kind on both targets (a global average pool over H and W of NCHW):
+    // the transpose is not sunk when that would make it reduce outer dims
+    // (the cuda pipeline runs those as one serial kernel). It stays, and
+    // moves the smaller tensor.
+    auto isTrailing = [&](ArrayRef<int64_t> sorted) {
+      for (auto [i, a] : llvm::enumerate(sorted))
+        if (a != rank - int64_t(sorted.size()) + int64_t(i))
+          return false;
+      return true;
+    };
+    SmallVector<int64_t> original;
+    for (int64_t i = 0; i < rank; ++i)
+      if (reduced[i])
+        original.push_back(i);
+    if (isTrailing(original) && !isTrailing(axes))
+      return failure();
     auto xType = cast<RankedTensorType>(t.getX().getType());
     // The new result's shape, and where each of the old result's dims is.
     SmallVector<int64_t> shape, position(rank, -1);

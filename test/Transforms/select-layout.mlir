@@ -6,8 +6,10 @@
 // The only relayouts left are the input's (one transpose) and the
 // constant weights' (folded: OHWI constants). The transposes between the
 // ops cancel: batch norm takes its channels at dim 3, the pool is NHWC,
-// the residual add and ReLU run on NHWC values, and the global average
-// pool reduces dims 1 and 2 with nothing transposed after it.
+// the residual add and ReLU run on NHWC values. A reduction over the
+// channels follows the layout (dim 3, nothing transposed after it); the
+// global average pool, a row reduction over H and W, stays one: the small
+// pooled tensor is transposed back instead.
 // CHECK-LABEL: func.func @stage
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x16x?x?xf32>
 //   CHECK-DAG:   %[[W1:.+]] = tcc.constant dense<{{.+}}> : tensor<16x3x3x16xf32>
@@ -20,9 +22,10 @@
 //       CHECK:   %[[ADD:.+]] = tcc.add %[[C2]], %[[XT]] : (tensor<?x?x?x16xf32>, tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32>
 //       CHECK:   %[[R2:.+]] = tcc.relu %[[ADD]]
 //       CHECK:   %[[P:.+]] = tcc.max_pool2d %[[R2]] {kernel_size = array<i64: 2, 2>, layout = "NHWC"} : (tensor<?x?x?x16xf32>) -> tensor<?x?x?x16xf32>
-//       CHECK:   %[[M:.+]] = tcc.reduce_mean %[[P]] {axes = array<i64: 1, 2>} : (tensor<?x?x?x16xf32>) -> tensor<?x16xf32>
-//   CHECK-NOT:   tcc.transpose
-//       CHECK:   return %[[M]]
+//   CHECK-DAG:   %[[PT:.+]] = tcc.transpose %[[P]] {permutation = array<i64: 0, 3, 1, 2>}
+//   CHECK-DAG:   %[[M:.+]] = tcc.reduce_mean %[[PT]] {axes = array<i64: 2, 3>} : (tensor<?x16x?x?xf32>) -> tensor<?x16xf32>
+//   CHECK-DAG:   %[[C:.+]] = tcc.reduce_max %[[P]] {axes = array<i64: 3>} : (tensor<?x?x?x16xf32>) -> tensor<?x?x?xf32>
+//       CHECK:   return %[[M]], %[[C]]
 // The cuda target with f32 (cuDNN is as fast in both layouts) and
 // generated code: nothing changes.
 // CUDA-LABEL: func.func @stage
@@ -33,7 +36,7 @@
 //   GENERATED-NOT:   tcc.transpose
 //   GENERATED-NOT:   layout = "NHWC"
 //   GENERATED:       return
-func.func @stage(%x: tensor<?x16x?x?xf32>, %s: tensor<16xf32>) -> tensor<?x16xf32> {
+func.func @stage(%x: tensor<?x16x?x?xf32>, %s: tensor<16xf32>) -> (tensor<?x16xf32>, tensor<?x?x?xf32>) {
   %w1 = tcc.constant dense<0.01> : tensor<16x16x3x3xf32>
   %w2 = tcc.constant dense<0.02> : tensor<16x16x1x1xf32>
   %0 = tcc.conv2d %x, %w1 {padding = array<i64: 1, 1>} : (tensor<?x16x?x?xf32>, tensor<16x16x3x3xf32>) -> tensor<?x16x?x?xf32>
@@ -44,7 +47,8 @@ func.func @stage(%x: tensor<?x16x?x?xf32>, %s: tensor<16xf32>) -> tensor<?x16xf3
   %5 = tcc.relu %4 : (tensor<?x16x?x?xf32>) -> tensor<?x16x?x?xf32>
   %6 = tcc.max_pool2d %5 {kernel_size = array<i64: 2, 2>} : (tensor<?x16x?x?xf32>) -> tensor<?x16x?x?xf32>
   %7 = tcc.reduce_mean %6 {axes = array<i64: 2, 3>} : (tensor<?x16x?x?xf32>) -> tensor<?x16xf32>
-  return %7 : tensor<?x16xf32>
+  %8 = tcc.reduce_max %6 {axes = array<i64: 1>} : (tensor<?x16x?x?xf32>) -> tensor<?x?x?xf32>
+  return %7, %8 : tensor<?x16xf32>, tensor<?x?x?xf32>
 }
 
 // -----
