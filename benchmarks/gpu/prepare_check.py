@@ -179,8 +179,10 @@ def main():
     subprocess.run([os.path.join(BIN, "tcc-compile"), bf16("examples/conv_block.mlir"),
                     "--target=cuda", "-o", os.path.join(OUT, "libconv_block_bf16.so")],
                    check=True)
-    for script in ("torch_gemm.py", "torch_attention.py", "torch_conv.py"):
+    for script in ("torch_gemm.py", "torch_attention.py", "torch_conv.py",
+                   "torch_resnet18.py", "profile_kernels.py"):
         shutil.copy(os.path.join(ROOT, "benchmarks", "gpu", script), OUT)
+    shutil.copy(os.path.join(ROOT, "benchmarks", "resnet18_torch.py"), OUT)
     # The whole ViT-B/16, for vit_harness.py (PyTorch side by side).
     subprocess.run([os.path.join(BIN, "tcc-compile"),
                     os.path.join(ROOT, "examples", "vit_b16.mlir"),
