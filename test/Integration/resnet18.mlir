@@ -16,3 +16,22 @@
 //
 // RUN: tcc-opt %examples/resnet18.mlir --tcc-cuda-pipeline="format=isa" | FileCheck %s --check-prefix=CUDA
 // CUDA-COUNT-20: llvm.call @tccConv
+//
+// Layouts: on the cpu (oneDNN) every convolution goes channels-last, and
+// so do the batch norms, the residual adds and the max pool: the only
+// transposes left are the input's and the weights' (arguments here), and
+// the pooled features' before the global average (a row reduction). In
+// f32 on cuda nothing changes (cuDNN is as fast on NCHW); in bf16 every
+// convolution goes channels-last (Tensor Core kernels).
+// RUN: tcc-opt %examples/resnet18.mlir --select-layout --canonicalize --cse | grep -c 'tcc.conv2d.*layout = "NHWC"' | FileCheck %s --check-prefix=CPU_CONVS
+// CPU_CONVS: 20
+// RUN: tcc-opt %examples/resnet18.mlir --select-layout --canonicalize --cse | FileCheck %s --check-prefix=CPU_POOL
+// CPU_POOL: tcc.max_pool2d {{.+}}layout = "NHWC"
+// RUN: tcc-opt %examples/resnet18.mlir --select-layout --canonicalize --cse | grep -c "tcc.transpose" | FileCheck %s --check-prefix=CPU_TRANSPOSES
+// CPU_TRANSPOSES: 22
+// RUN: tcc-opt %examples/resnet18.mlir --select-layout --canonicalize --cse | grep -c "axis = 3" | FileCheck %s --check-prefix=CPU_BN
+// CPU_BN: 20
+// RUN: tcc-opt %examples/resnet18.mlir --select-layout=target=cuda | FileCheck %s --check-prefix=CUDA_F32
+// CUDA_F32-NOT: NHWC
+// RUN: sed 's/xf32>/xbf16>/g' %examples/resnet18.mlir | tcc-opt --select-layout=target=cuda | grep -c 'layout = "NHWC"' | FileCheck %s --check-prefix=CUDA_BF16
+// CUDA_BF16: 21

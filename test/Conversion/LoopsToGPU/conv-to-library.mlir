@@ -130,3 +130,32 @@ func.func @not_library(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %xd: te
   }
   return %0, %2, %4 : tensor<2x4x7x7xf32>, tensor<2x4x6x6xf64>, tensor<2x4x6x6xf32>
 }
+
+// -----
+
+// A channels-last convolution (--select-layout chose NHWC): the library
+// gets NCHW-ordered views of the NHWC input, OHWI weight, residual and
+// output buffers (memref.transpose: their strides say how they lie), and
+// the result stays NHWC.
+// CHECK-LABEL: func.func @channels_last
+//       CHECK:   %[[XB:.+]] = bufferization.to_buffer %arg0 read_only : tensor<?x9x9x16xbf16> to memref<?x9x9x16xbf16, strided<[?, ?, ?, ?], offset: ?>>
+//       CHECK:   %[[WB:.+]] = bufferization.to_buffer %arg1 read_only
+//       CHECK:   %[[RB:.+]] = bufferization.to_buffer %arg2 read_only
+//       CHECK:   %[[XT:.+]] = memref.transpose %[[XB]] (d0, d1, d2, d3) -> (d0, d3, d1, d2)
+//       CHECK:   %[[WT:.+]] = memref.transpose %[[WB]] (d0, d1, d2, d3) -> (d0, d3, d1, d2)
+//       CHECK:   %[[RT:.+]] = memref.transpose %[[RB]] (d0, d1, d2, d3) -> (d0, d3, d1, d2)
+//       CHECK:   %[[OUT:.+]] = memref.alloc(%{{.+}}) : memref<?x9x9x32xbf16>
+//       CHECK:   %[[OT:.+]] = memref.transpose %[[OUT]] (d0, d1, d2, d3) -> (d0, d3, d1, d2) : memref<?x9x9x32xbf16> to memref<?x32x9x9xbf16, strided<[2592, 1, 288, 32]>>
+//       CHECK:   tcc_gpu.conv2d %[[XT]], %[[WT]] residual %[[RT]] into %[[OT]] {activation = "relu", padding = array<i64: 1, 1>}
+//       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable
+//       CHECK:   return %[[R]] : tensor<?x9x9x32xbf16>
+func.func @channels_last(%x: tensor<?x9x9x16xbf16>, %w: tensor<32x3x3x16xbf16>, %r: tensor<?x9x9x32xbf16>) -> tensor<?x9x9x32xbf16> {
+  %0 = fusion.group "conv"(%x, %w, %r : tensor<?x9x9x16xbf16>, tensor<32x3x3x16xbf16>, tensor<?x9x9x32xbf16>) -> tensor<?x9x9x32xbf16> {
+  ^bb0(%a: tensor<?x9x9x16xbf16>, %b: tensor<32x3x3x16xbf16>, %c: tensor<?x9x9x32xbf16>):
+    %1 = tcc.conv2d %a, %b {padding = array<i64: 1, 1>, layout = "NHWC"} : (tensor<?x9x9x16xbf16>, tensor<32x3x3x16xbf16>) -> tensor<?x9x9x32xbf16>
+    %2 = tcc.add %1, %c : (tensor<?x9x9x32xbf16>, tensor<?x9x9x32xbf16>) -> tensor<?x9x9x32xbf16>
+    %3 = tcc.relu %2 : (tensor<?x9x9x32xbf16>) -> tensor<?x9x9x32xbf16>
+    fusion.yield %3 : tensor<?x9x9x32xbf16>
+  }
+  return %0 : tensor<?x9x9x32xbf16>
+}

@@ -1175,3 +1175,62 @@ func.func @gather_elements_larger(%x: tensor<4x5xf32>, %i: tensor<4x6xi64>) -> t
   %0 = tcc.gather_elements %x, %i : (tensor<4x5xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+func.func @conv_layout_unknown(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op expects layout NCHW or NHWC, got 'NCWH'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {layout = "NCWH"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// NHWC: the channels are the last dim of x and of the (OHWI) weight.
+func.func @conv_nhwc_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<1x6x6x4xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op x has 3 channels but weight expects 2 (dim 1 = 2 times groups = 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {layout = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x2xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// The result of an NHWC convolution is [N, OH, OW, O].
+func.func @conv_nhwc_result(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+2 {{'tcc.conv2d' op inferred type(s) 'tensor<1x6x6x4xf32>' are incompatible with return type(s) of operation 'tensor<1x4x6x6xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {layout = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @pool_layout_unknown(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+2 {{'tcc.max_pool2d' op expects layout NCHW or NHWC, got 'CHWN'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, layout = "CHWN"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @batch_norm_axis(%x: tensor<2x8x8x4xf32>, %c: tensor<4xf32>) -> tensor<2x8x8x4xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects the channel axis in [1, 4), got 4}}
+  %0 = tcc.batch_norm %x, %c, %c, %c, %c {axis = 4 : i64} : (tensor<2x8x8x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x8x8x4xf32>
+  return %0 : tensor<2x8x8x4xf32>
+}
+
+// -----
+
+// Channels-last batch norm: the parameters have the last dim's size.
+func.func @batch_norm_axis_param(%x: tensor<2x8x8x4xf32>, %c: tensor<8xf32>) -> tensor<2x8x8x4xf32> {
+  // expected-error @+1 {{'tcc.batch_norm' op expects scale of shape 4, got 8}}
+  %0 = tcc.batch_norm %x, %c, %c, %c, %c {axis = 3 : i64} : (tensor<2x8x8x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x8x4xf32>
+  return %0 : tensor<2x8x8x4xf32>
+}
