@@ -58,3 +58,15 @@ func.func @stacked(%x: tensor<?x8x9x9xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<?
   %2 = tcc.conv2d %1, %w {padding = array<i64: 1, 1>} : (tensor<?x8x9x9xf32>, tensor<8x8x3x3xf32>) -> tensor<?x8x9x9xf32>
   return %2 : tensor<?x8x9x9xf32>
 }
+
+// Zero input channels (a dynamic C of 0): the sum is empty and the runtime
+// writes activation(bias + residual) itself (oneDNN wants C > 0).
+// RUN: tcc-run %s --function=zero_channels --input=2x0x5x5xf32=random --input=3x0x3x3xf32=random --input=3xf32=random --input=2x3x5x5xf32=random --check-reference | FileCheck %s --check-prefix=ZERO
+// RUN: tcc-run %s --function=zero_channels --input=2x4x5x5xf32=random --input=3x4x3x3xf32=random --input=3xf32=random --input=2x3x5x5xf32=random --check-reference | FileCheck %s --check-prefix=ZERO
+// ZERO: [SUCCESS] result[0] matches the reference (2x3x5x5xf32)
+func.func @zero_channels(%x: tensor<2x?x5x5xf32>, %w: tensor<3x?x3x3xf32>, %b: tensor<3xf32>, %r: tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32> {
+  %0 = tcc.conv2d %x, %w, %b {padding = array<i64: 1, 1>} : (tensor<2x?x5x5xf32>, tensor<3x?x3x3xf32>, tensor<3xf32>) -> tensor<2x3x5x5xf32>
+  %1 = tcc.add %0, %r : (tensor<2x3x5x5xf32>, tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32>
+  %2 = tcc.relu %1 : (tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32>
+  return %2 : tensor<2x3x5x5xf32>
+}
