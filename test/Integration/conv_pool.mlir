@@ -161,3 +161,16 @@ func.func @conv_patches(%x: tensor<?x3x32x48xf32>, %w: tensor<64x3x16x16xf32>, %
   %0 = tcc.conv2d %x, %w, %b {strides = array<i64: 16, 16>} : (tensor<?x3x32x48xf32>, tensor<64x3x16x16xf32>, tensor<64xf32>) -> tensor<?x64x2x3xf32>
   return %0 : tensor<?x64x2x3xf32>
 }
+
+// A 1x1 convolution with a dynamic width whose last 32-column tile is
+// partial, over more than one row: the edge tile's rank-reducing slices
+// have dynamic sizes (generated code read and wrote the wrong row before
+// they were made explicit; oneDNN was right).
+// RUN: tcc-run %s --function=conv_1x1_dyn_w --input=3x16x7x9xf32=random --input=16x16x1x1xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_1X1_DYN
+// RUN: tcc-run %s --function=conv_1x1_dyn_w --input=2x16x3x41xf32=random --input=16x16x1x1xf32=random --check-reference --no-library | FileCheck %s --check-prefix=CONV_1X1_DYN
+// RUN: tcc-run %s --function=conv_1x1_dyn_w --input=3x16x7x9xf32=random --input=16x16x1x1xf32=random --check-reference | FileCheck %s --check-prefix=CONV_1X1_DYN
+// CONV_1X1_DYN: [SUCCESS] result[0] matches the reference
+func.func @conv_1x1_dyn_w(%x: tensor<?x16x?x?xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<?x16x?x?xf32> {
+  %0 = tcc.conv2d %x, %w : (tensor<?x16x?x?xf32>, tensor<16x16x1x1xf32>) -> tensor<?x16x?x?xf32>
+  return %0 : tensor<?x16x?x?xf32>
+}

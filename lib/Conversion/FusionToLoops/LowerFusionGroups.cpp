@@ -82,7 +82,7 @@ struct ExplicitRankReducingExtract : OpRewritePattern<tensor::ExtractSliceOp> {
     RankedTensorType full = op.inferResultType(
         op.getSourceType(), op.getMixedSizes());
     RankedTensorType reduced = op.getType();
-    if (full.getRank() == reduced.getRank() || !full.hasStaticShape())
+    if (full.getRank() == reduced.getRank())
       return failure();
     auto groups = unitDimReassociation(full.getShape(), reduced.getShape());
     if (!groups)
@@ -102,13 +102,11 @@ struct ExplicitRankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
   LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
                                 PatternRewriter &rewriter) const override {
     auto src = op.getSourceType();
+    // Dynamic sizes too: a partial edge tile (the last columns of a
+    // dynamic width) is inserted with a dynamic size.
     SmallVector<int64_t> sizes;
-    for (OpFoldResult s : op.getMixedSizes()) {
-      std::optional<int64_t> c = getConstantIntValue(s);
-      if (!c)
-        return failure();
-      sizes.push_back(*c);
-    }
+    for (OpFoldResult s : op.getMixedSizes())
+      sizes.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
     if ((int64_t)sizes.size() == src.getRank())
       return failure();
     auto groups = unitDimReassociation(sizes, src.getShape());
@@ -116,7 +114,8 @@ struct ExplicitRankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
       return failure();
     auto fullType = RankedTensorType::get(sizes, src.getElementType());
     Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, op.getLoc(), fullType, op.getSource(), *groups);
+        rewriter, op.getLoc(), fullType, op.getSource(), *groups,
+        op.getMixedSizes());
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
         op, expanded, op.getDest(), op.getMixedOffsets(), op.getMixedSizes(),
         op.getMixedStrides());
