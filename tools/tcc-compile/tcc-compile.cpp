@@ -17,6 +17,7 @@
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/InitAll.h"
 #include "tcc/Runtime/HostTensor.h"
+#include "../LayoutAndLibraryFlags.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -71,16 +72,6 @@ static cl::opt<std::string>
          cl::init("native"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion"),
                             cl::init(false));
-static cl::opt<bool> noLibrary(
-    "no-library",
-    cl::desc("CPU: compile convolutions to generated code instead of "
-             "oneDNN calls"),
-    cl::init(false));
-static cl::opt<bool> noSelectLayout(
-    "no-select-layout",
-    cl::desc("Keep every convolution in the layout it has (no "
-             "--select-layout)"),
-    cl::init(false));
 static cl::opt<bool> noParallel(
     "no-parallel", cl::desc("Run on one thread (no libomp dependency)"),
     cl::init(false));
@@ -412,10 +403,7 @@ int main(int argc, char **argv) {
     mlir::tcc::CPUPipelineOptions options;
     options.fuse = !noFuse;
     options.parallel = !noParallel;
-    if (noLibrary)
-      options.convLibrary = false;
-    if (noSelectLayout)
-      options.selectLayout = false;
+    tcc_tools::applyLayoutAndLibraryFlags(options);
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     FailureOr<bool> avx512 = targetHasAVX512(error);

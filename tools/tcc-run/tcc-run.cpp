@@ -23,6 +23,7 @@
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Runtime/Npy.h"
 #include "tcc/Runtime/TensorUtils.h"
+#include "../LayoutAndLibraryFlags.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -137,16 +138,6 @@ static cl::opt<std::string>
                  cl::init("cpu"));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion: every op a kernel of its own, by the same code generator"),
                             cl::init(false));
-static cl::opt<bool> noLibrary(
-    "no-library",
-    cl::desc("CPU: compile convolutions to generated code instead of "
-             "oneDNN calls"),
-    cl::init(false));
-static cl::opt<bool> noSelectLayout(
-    "no-select-layout",
-    cl::desc("Keep every convolution in the layout it has (no "
-             "--select-layout)"),
-    cl::init(false));
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Compile without tiling and "
                                           "vectorization"),
@@ -443,10 +434,7 @@ int main(int argc, char **argv) {
     options.planMemory = !noPlan;
     options.vectorize = !noVectorize;
     options.parallel = !noParallel;
-    if (noLibrary)
-      options.convLibrary = false;
-    if (noSelectLayout)
-      options.selectLayout = false;
+    tcc_tools::applyLayoutAndLibraryFlags(options);
     for (const std::string &s : specialize)
       options.specialize.push_back(s);
     options.fusionTarget = fusionTarget;
