@@ -16,9 +16,15 @@ namespace tcc_tools {
 
 inline llvm::cl::opt<bool> noLibrary(
     "no-library",
-    llvm::cl::desc("CPU: compile convolutions to generated code instead of "
-                   "oneDNN calls"),
+    llvm::cl::desc("CPU: compile convolutions, linears and matmuls to "
+                   "generated code instead of oneDNN calls"),
     llvm::cl::init(false));
+inline llvm::cl::opt<int64_t> gemmLibraryMinMacs(
+    "gemm-library-min-macs",
+    llvm::cl::desc("CPU: the smallest linear or matmul (multiply-adds; "
+                   "open sizes count as 1) that calls oneDNN (default "
+                   "262144, docs/layout.md)"),
+    llvm::cl::init(-1));
 inline llvm::cl::opt<bool> noSelectLayout(
     "no-select-layout",
     llvm::cl::desc("Keep every convolution in the layout it has (no "
@@ -27,8 +33,12 @@ inline llvm::cl::opt<bool> noSelectLayout(
 
 /// The flags' effect on a cpu pipeline's options.
 inline void applyLayoutAndLibraryFlags(mlir::tcc::CPUPipelineOptions &options) {
-  if (noLibrary)
+  if (noLibrary) {
     options.convLibrary = false;
+    options.gemmLibrary = false;
+  }
+  if (gemmLibraryMinMacs >= 0)
+    options.gemmLibraryMinMacs = gemmLibraryMinMacs;
   if (noSelectLayout)
     options.selectLayout = false;
 }

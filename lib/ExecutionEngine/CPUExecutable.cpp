@@ -9,7 +9,7 @@
 
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/Runtime/CachingAllocator.h"
-#include "tcc/Runtime/ConvCall.h"
+#include "tcc/Runtime/HostLibrary.h"
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/Passes.h"
@@ -282,7 +282,7 @@ mlir::tcc::lowerForCUDA(ModuleOp module, const CUDAPipelineOptions &options,
 
 CPUExecutable::~CPUExecutable() {
 #ifdef TCC_HAVE_DNNL
-  tccHostConvForgetWeights();
+  tccHostForgetPackedWeights();
 #endif
 }
 
@@ -340,8 +340,9 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
         {"_mlir_ciface_tcc_workspace",
          llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)},
 #ifdef TCC_HAVE_DNNL
-        // Library convolutions (oneDNN).
+        // Library convolutions and matrix products (oneDNN).
         {"tccHostConv", llvm::orc::ExecutorAddr::fromPtr(&tccHostConv)},
+        {"tccHostGemm", llvm::orc::ExecutorAddr::fromPtr(&tccHostGemm)},
 #endif
     };
     llvm::orc::SymbolMap symbols;

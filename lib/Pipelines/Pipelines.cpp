@@ -81,6 +81,11 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
     conv.target = options.convLibraryTarget;
     funcPM.addPass(createConvToLibraryPass(conv));
   }
+  if (options.gemmLibrary) {
+    LinearToLibraryPassOptions gemm;
+    gemm.minMacs = options.gemmLibraryMinMacs;
+    funcPM.addPass(createLinearToLibraryPass(gemm));
+  }
   funcPM.addPass(createConvertTCCToLinalgPass());
   LowerFusionGroupsPassOptions lowerGroups;
   lowerGroups.vectorize = options.vectorize;
@@ -163,7 +168,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  if (options.convLibrary)
+  if (options.convLibrary || options.gemmLibrary)
     pm.addPass(createHostLibraryCallsToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -189,6 +194,7 @@ void mlir::tcc::buildCUDAPipeline(OpPassManager &pm,
   linalg.attentionLibrary = options.flashAttention;
   linalg.convLibrary = options.cudnn;
   linalg.convLibraryTarget = "cuda";
+  linalg.gemmLibrary = false; // cuBLASLt, through tcc-contractions-to-gemms
   for (const std::string &s : options.specialize)
     linalg.specialize.push_back(s);
   buildTCCToLinalgPipeline(pm, linalg);

@@ -10,46 +10,35 @@
 // channels-last NHWC); the weight is declared `any`, so oneDNN picks its
 // blocked format and the weight is reordered into it. A weight that is a
 // module constant (the op's `constant_weight`) is reordered once and the
-// copy kept, keyed by its address, until tccHostConvForgetWeights (the JIT
-// calls it when it unloads code; a tcc-compile library has its own copy of
-// this runtime); any other weight is reordered on every call. The epilogue is oneDNN's: the bias as the convolution's, the
-// residual as a binary-add post-op, ReLU as an eltwise post-op. The
-// scratchpad is the calling thread's buffer, grown on demand and reused.
+// copy kept (DNNLCommon.h); any other weight is reordered on every call.
+// The epilogue is oneDNN's: the bias as the convolution's, the residual as
+// a binary-add post-op, ReLU as an eltwise post-op. The scratchpad is the
+// calling thread's buffer, grown on demand and reused.
 //
 // A convolution oneDNN cannot make is a message and abort(), as a failed
 // runtime check (cf.assert) in compiled code is.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcc/Runtime/ConvCall.h"
+#include "DNNLCommon.h"
 
-#include <oneapi/dnnl/dnnl.hpp>
+#include "tcc/Runtime/ConvCall.h"
+#include "tcc/Runtime/HostLibrary.h"
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace call = tcc_conv;
 using dnnl::memory;
+using namespace tcc::dnnl_runtime;
 
 namespace {
 
-dnnl::engine &cpuEngine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
-
 [[noreturn]] void fail(const std::string &why) {
-  std::fprintf(stderr, "tcc convolution (oneDNN): %s\n", why.c_str());
-  std::fflush(stderr);
-  std::abort();
+  tcc::dnnl_runtime::fail("convolution", why);
 }
 
 /// What makes two convolutions the same primitive: every field but the
@@ -77,8 +66,7 @@ memory::dims stridesAt(const int64_t *f, int base) {
 struct Plan {
   dnnl::convolution_forward primitive;
   memory::desc x, userWeight, weight, bias, residual, out, scratchpad;
-  bool reorderWeight = false; // the weight's format differs from the user's
-  dnnl::reorder weightReorder;
+  dnnl::reorder weightReorder; // user -> weight, when they differ
 };
 
 Plan makePlan(const int64_t *f) {
@@ -134,8 +122,7 @@ Plan makePlan(const int64_t *f) {
     plan.primitive = dnnl::convolution_forward(pd);
     plan.weight = pd.weights_desc();
     plan.scratchpad = pd.scratchpad_desc();
-    plan.reorderWeight = plan.weight != plan.userWeight;
-    if (plan.reorderWeight)
+    if (plan.weight != plan.userWeight)
       plan.weightReorder = dnnl::reorder(
           dnnl::reorder::primitive_desc(cpuEngine(), plan.userWeight,
                                         cpuEngine(), plan.weight));
@@ -149,18 +136,7 @@ Plan makePlan(const int64_t *f) {
   return plan;
 }
 
-std::mutex cacheMutex;
-std::map<Key, std::shared_ptr<const Plan>> plans; // guarded by cacheMutex
-/// Constant weights in the primitive's format: (address, key) -> memory.
-std::map<std::pair<int64_t, Key>, memory> packedWeights; // ditto
-
-/// The calling thread's scratchpad, at least `bytes` long.
-void *scratchpad(size_t bytes) {
-  thread_local std::vector<char> buffer;
-  if (buffer.size() < bytes)
-    buffer.resize(bytes);
-  return buffer.data();
-}
+PlanCache<Key, Plan> plans;
 
 /// A convolution over zero input channels (oneDNN wants at least one):
 /// the sum is empty, out = activation(bias + residual).
@@ -198,40 +174,14 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
     return emptySum(f);
 
   Key key = keyOf(f);
-  std::shared_ptr<const Plan> plan;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = plans.find(key);
-    if (it == plans.end())
-      it = plans.emplace(key, std::make_shared<const Plan>(makePlan(f))).first;
-    plan = it->second;
-  }
+  std::shared_ptr<const Plan> plan = plans.get(key, [&] { return makePlan(f); });
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
-  auto at = [](int64_t address) {
-    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
-  };
-  memory userWeight(plan->userWeight, engine, at(f[call::kWeight]));
-  memory weight = userWeight;
-  if (plan->reorderWeight) {
-    bool constant = f[call::kConstantWeight] != 0;
-    std::unique_lock<std::mutex> lock(cacheMutex, std::defer_lock);
-    std::map<std::pair<int64_t, Key>, memory>::iterator cached;
-    if (constant) {
-      lock.lock();
-      cached = packedWeights.find({f[call::kWeight], key});
-    }
-    if (constant && cached != packedWeights.end()) {
-      weight = cached->second;
-    } else {
-      weight = memory(plan->weight, engine);
-      plan->weightReorder.execute(stream, userWeight, weight);
-      stream.wait();
-      if (constant)
-        packedWeights.emplace(std::make_pair(f[call::kWeight], key), weight);
-    }
-  }
+  memory weight = packedWeight(
+      stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
+      plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
+      f[call::kWeight], std::vector<int64_t>(key.begin(), key.end()));
 
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->x, engine, at(f[call::kX]))},
@@ -249,7 +199,3 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
   stream.wait();
 }
 
-extern "C" void tccHostConvForgetWeights() {
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  packedWeights.clear();
-}

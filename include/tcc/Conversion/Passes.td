@@ -548,6 +548,50 @@ def ConvToLibraryPass : Pass<"tcc-conv-to-library", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def LinearToLibraryPass : Pass<"tcc-linear-to-library", "func::FuncOp"> {
+  let summary = "Linears and matmuls in fusion groups become oneDNN calls "
+                "(host tcc_gpu.gemm)";
+  let description = [{
+    The cpu pipeline's counterpart of tcc-conv-to-library for matrix
+    products (option `gemm-library`; the cuda pipeline's products go to
+    cuBLASLt later, through tcc-contractions-to-gemms). Runs on tcc ops and
+    fusion groups, before the lowering to linalg. A `tcc.linear` or
+    `tcc.matmul` of f32 whose operands are inputs of its group, with `a`
+    (the linear's `x`) of rank 2 or 3 and `b` (the weight) of rank 2,
+    becomes a `tcc_gpu.gemm` without async token into a new buffer, which
+    tcc-host-library-calls-to-llvm lowers to `tccHostGemm` (oneDNN's
+    matmul, lib/Runtime/DNNLGemm.cpp). A linear's [N, K] weight is passed
+    as a transposed view; a weight that is a constant is marked
+    `constant_b`: the runtime prepacks it once into oneDNN's blocked format
+    and keeps it. The epilogue goes into the same call: the linear's bias,
+    a residual add of a group input of the result's type (no broadcast),
+    then ReLU or GELU (erf or tanh), each only when it is the previous
+    value's one use.
+
+    The rest of the group reads the library's result as a new input and
+    becomes a `pointwise` group; a group with nothing left is replaced by
+    the result (and its place in the memory plan goes to the call's
+    buffer). A residual's dims the types leave open are compared with the
+    result's at run time (`cf.assert`).
+
+    Products smaller than `min-macs` multiply-adds (sizes the types leave
+    open counted as 1) stay generated: there the library's fixed cost per
+    call outweighs its faster kernel (docs/layout.md has the measurement
+    the default comes from). Other element types, higher ranks, batched
+    weights and products with a prologue fused into the group stay
+    generated too.
+  }];
+  let options = [
+    Option<"minMacs", "min-macs", "int64_t", /*default=*/"262144",
+           "Smallest product (multiply-adds) the library computes">
+  ];
+  let dependentDialects = ["::mlir::tcc::tcc_gpu::TCCGPUDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ContractionsToGemmsPass
     : Pass<"tcc-contractions-to-gemms", "func::FuncOp"> {
   let summary = "Matrix products on buffers become cuBLASLt calls";
@@ -601,9 +645,10 @@ def HostLibraryCallsToLLVMPass
   let description = [{
     The cpu pipeline's `tcc_gpu` ops (no async token: the host computes
     them, on host buffers) become calls of the host runtime with the same
-    descriptors the cuda pipeline passes (include/tcc/Runtime/ConvCall.h):
-    `tcc_gpu.conv2d` -> `tccHostConv(null, desc)` (lib/Runtime/
-    DNNLConv.cpp, oneDNN). Memref operands are converted through
+    descriptors the cuda pipeline passes (include/tcc/Runtime/ConvCall.h,
+    GemmCall.h): `tcc_gpu.conv2d` -> `tccHostConv(null, desc)` (lib/Runtime/
+    DNNLConv.cpp, oneDNN), `tcc_gpu.gemm` -> `tccHostGemm(null, desc)`
+    (DNNLGemm.cpp). Memref operands are converted through
     unrealized casts, which the memref-to-llvm conversion resolves.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

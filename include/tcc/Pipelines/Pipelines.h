@@ -49,6 +49,22 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "host buffers) or cuda (cuDNN; the cuda pipeline sets "
                      "it)"),
       llvm::cl::init("cpu")};
+  Option<bool> gemmLibrary{
+      *this, "gemm-library",
+      llvm::cl::desc("f32 linears and matmuls become oneDNN calls (tcc-"
+                     "linear-to-library; the cpu pipeline only). Default: "
+                     "on where tcc is built with oneDNN"),
+#ifdef TCC_HAVE_DNNL
+      llvm::cl::init(true)};
+#else
+      llvm::cl::init(false)};
+#endif
+  Option<int64_t> gemmLibraryMinMacs{
+      *this, "gemm-library-min-macs",
+      llvm::cl::desc("Smallest product (multiply-adds; open sizes count as "
+                     "1) that goes to oneDNN (docs/layout.md: below it the "
+                     "call's fixed cost outweighs the faster kernel)"),
+      llvm::cl::init(262144)};
   Option<bool> selectLayout{
       *this, "select-layout",
       llvm::cl::desc("Choose NCHW or channels-last per convolution by the "

@@ -3,10 +3,11 @@
 // The cuda pipeline's host code calls `tccConv(stream, desc)` for each
 // tcc_gpu.conv2d (lib/Conversion/TCCGPUToLLVM builds `desc` on the stack;
 // lib/Runtime/CUDNNConv.cpp reads it); the cpu pipeline's code calls
-// `tccHostConv(null, desc)` (lib/Runtime/DNNLConv.cpp, oneDNN). `desc` is an array of 64-bit fields
-// at these indices. Tensors are 4-D in NCHW logical order whatever their
-// memory order; strides are in elements, addresses are device addresses of
-// each tensor's first element (0: the optional operand is absent).
+// `tccHostConv(null, desc)` (lib/Runtime/DNNLConv.cpp, oneDNN; declared in
+// HostLibrary.h). `desc` is an array of 64-bit fields at these indices.
+// Tensors are 4-D in NCHW logical order whatever their memory order;
+// strides are in elements, addresses are device addresses of each tensor's
+// first element (0: the optional operand is absent).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_CONVCALL_H
@@ -60,11 +61,5 @@ enum Field {
 };
 
 } // namespace tcc_conv
-
-/// The host (oneDNN) convolution; `stream` is unused (null).
-extern "C" void tccHostConv(void *stream, const int64_t *desc);
-/// Drops the repacked constant weights the host convolutions keep (keyed
-/// by address): the code whose constants they were is being unloaded.
-extern "C" void tccHostConvForgetWeights();
 
 #endif // TCC_RUNTIME_CONVCALL_H

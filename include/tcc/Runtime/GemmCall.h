@@ -2,9 +2,11 @@
 //
 // The cuda pipeline's host code calls `tccGemm(stream, desc)` for each
 // tcc_gpu.gemm (tcc-gpu-library-calls builds `desc` on the stack; the
-// runtime in lib/Runtime/CUBLASLtGemm.cpp reads it). `desc` is an array of
-// 64-bit fields at these indices. Strides are in elements; addresses are
-// device addresses of each operand's first element (0: absent).
+// runtime in lib/Runtime/CUBLASLtGemm.cpp reads it); the cpu pipeline's
+// code calls `tccHostGemm(null, desc)` (lib/Runtime/DNNLGemm.cpp, oneDNN;
+// declared in HostLibrary.h). `desc` is an array of 64-bit fields at these
+// indices. Strides are in elements; addresses are the addresses of each
+// operand's first element (0: absent).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_GEMMCALL_H
@@ -13,7 +15,9 @@
 namespace tcc_gemm {
 
 enum ElementType { kF32 = 0, kF16 = 1, kBF16 = 2 };
-enum Epilogue { kNone = 0, kReLU = 1 };
+/// GELU: erf form, and the tanh approximation (host runtime only: cuBLASLt
+/// has neither exactly, so the cuda lowering refuses them).
+enum Epilogue { kNone = 0, kReLU = 1, kGELU = 2, kGELUTanh = 3 };
 
 /// Per-operand fields: address, then the strides of its rows, columns and
 /// batch (a rank-2 operand of a batched product: batch stride 0).
@@ -31,9 +35,12 @@ enum Field {
   kB = kA + kOperandFields,     // b: [K, N]
   kC = kB + kOperandFields,     // c: [M, N] (address 0: none)
   kD = kC + kOperandFields,     // d: [M, N]
-  kBias = kD + kOperandFields,  // bias: [N] contiguous (0: none)
+  kBias = kD + kOperandFields,  // bias: [N] (0: none); cuBLASLt wants it
+                                // contiguous
   kInputType,                   // a's and b's ElementType (kElementType
                                 // is c's, d's and the bias's)
+  kBiasStride,                  // the bias's stride
+  kConstantB,                   // 1: b never changes (a module constant)
   kFields
 };
 

@@ -9,19 +9,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 #include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
-#include "tcc/Transforms/MemoryPlan.h"
+
+#include "LibraryGroups.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tcc {
@@ -42,12 +41,6 @@ struct LibraryConv {
   ReluOp relu;             // or null
   Value result;            // the last value the library computes
 };
-
-/// Whether `v` is a block argument of `group`'s body.
-bool isGroupArgument(Value v, fusion::GroupOp group) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  return arg && arg.getOwner() == &group.getBodyBlock();
-}
 
 /// The group's convolution, if it reads the group's inputs directly and
 /// is one the target's library computes (cuDNN: f32, f16, bf16; oneDNN:
@@ -77,9 +70,6 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group, bool host) {
     return std::nullopt; // cuDNN pads both sides alike
 
   LibraryConv lc{conv, nullptr, nullptr, nullptr, conv.getResult()};
-  auto onlyUser = [](Value v) -> Operation * {
-    return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
-  };
   if (auto add = dyn_cast_or_null<AddOp>(onlyUser(lc.result))) {
     Value other = add.getLhs() == lc.result ? add.getRhs() : add.getLhs();
     // The same shape (no broadcast), read straight from the group's input.
@@ -96,12 +86,6 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group, bool host) {
     lc.result = relu.getResult();
   }
   return lc;
-}
-
-/// Whether the group input behind `arg` is a constant (frozen weights).
-bool isConstant(fusion::GroupOp group, Value arg) {
-  Value input = group.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
-  return matchPattern(input, m_Constant());
 }
 
 struct ConvToLibraryPass
@@ -123,33 +107,19 @@ struct ConvToLibraryPass
       rewrite(group, lc);
   }
 
-  /// A read-only buffer view of the group's input behind `arg`.
-  static Value readBuffer(OpBuilder &b, Location loc, fusion::GroupOp group,
-                          BlockArgument arg) {
-    Value input = group.getInputs()[arg.getArgNumber()];
-    auto t = cast<RankedTensorType>(input.getType());
-    auto layout = StridedLayoutAttr::get(
-        b.getContext(), ShapedType::kDynamic,
-        SmallVector<int64_t>(t.getRank(), ShapedType::kDynamic));
-    auto type = MemRefType::get(t.getShape(), t.getElementType(), layout);
-    return bufferization::ToBufferOp::create(b, loc, type, input,
-                                             /*read_only=*/true);
-  }
-
   void rewrite(fusion::GroupOp group, LibraryConv &lc) {
     IRRewriter b(group);
     b.setInsertionPoint(group);
     Location loc = lc.conv.getLoc();
-    Block &body = group.getBodyBlock();
 
-    Value x = readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getX()));
+    Value x = readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getX()));
     Value w =
-        readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getWeight()));
+        readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getWeight()));
     Value bias, residual;
     if (lc.conv.getBias())
-      bias = readBuffer(b, loc, group, cast<BlockArgument>(lc.conv.getBias()));
+      bias = readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getBias()));
     if (lc.residual)
-      residual = readBuffer(b, loc, group, lc.residual);
+      residual = readGroupInput(b, loc, group, lc.residual);
     // The library call takes NCHW-ordered views: a channels-last operand
     // is a transposed view of its NHWC (or OHWI) buffer, its strides say
     // how it lies.
@@ -243,48 +213,16 @@ struct ConvToLibraryPass
         b.getDenseI64ArrayAttr({padding[0], padding[1]}),
         b.getDenseI64ArrayAttr(dilations), lc.conv.getGroups(),
         b.getStringAttr(lc.relu ? "relu" : "none"),
-        /*constant_weight=*/isConstant(group, lc.conv.getWeight()));
+        /*constant_weight=*/isConstantGroupInput(group, lc.conv.getWeight()));
     Value computed = bufferization::ToTensorOp::create(
         b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
 
-    // The group reads the library's result instead of computing it.
-    group->insertOperands(group->getNumOperands(), computed);
-    BlockArgument arg = body.addArgument(resultType, loc);
-    b.replaceAllUsesWith(lc.result, arg);
-    for (Operation *op : {lc.relu.getOperation(),
-                          lc.residualAdd.getOperation(),
-                          lc.conv.getOperation()})
-      if (op)
-        b.eraseOp(op);
-    for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
-      if (!body.getArgument(i).use_empty())
-        continue;
-      body.eraseArgument(i);
-      group->eraseOperand(i);
-    }
-
-    // What is left is pointwise, or nothing: a group that only yields its
-    // inputs is replaced by them.
-    auto yield = cast<fusion::YieldOp>(body.getTerminator());
-    if (&body.front() == yield.getOperation()) {
-      SmallVector<Value> results;
-      for (Value v : yield.getValues())
-        results.push_back(
-            group.getInputs()[cast<BlockArgument>(v).getArgNumber()]);
-      // The group's size expressions (--symbolic-shapes) stay with the
-      // value: a reshape of it still lowers to a view.
-      if (Attribute shape = group->getAttr(kShapeAttr))
-        if (results.size() == 1 && results[0] == computed)
-          computed.getDefiningOp()->setAttr(kShapeAttr, shape);
-      // So does its place in the memory plan: the library writes there
-      // (tcc-materialize-memory-plan).
-      if (Attribute plan = group->getAttr(kBufferAttr))
-        if (results.size() == 1 && results[0] == computed)
-          out.getDefiningOp()->setAttr(kBufferAttr, plan);
-      b.replaceOp(group, results);
-      return;
-    }
-    group.setKind("pointwise");
+    computeOutsideGroup(b, group, lc.result,
+                        {lc.relu.getOperation(),
+                         lc.residualAdd.getOperation(),
+                         lc.conv.getOperation()},
+                        computed,
+                        cast<memref::AllocOp>(out.getDefiningOp()));
   }
 };
 

@@ -130,7 +130,7 @@ struct GemmOpLowering
   using LibraryCallLowering::LibraryCallLowering;
   static constexpr int64_t kFieldCount = gemm::kFields;
   static constexpr const char *kCallee = "tccGemm";
-  static constexpr const char *kHostCallee = nullptr;
+  static constexpr const char *kHostCallee = "tccHostGemm";
 
   static void fill(tcc::tcc_gpu::GemmOp op, OpAdaptor adaptor,
                    CallFields &f) {
@@ -162,9 +162,13 @@ struct GemmOpLowering
     f.set(gemm::kElementType, code(element));
     f.set(gemm::kInputType,
           code(cast<MemRefType>(op.getA().getType()).getElementType()));
-    f.set(gemm::kEpilogue, f.constant(op.getEpilogue() == "relu"
-                                          ? gemm::kReLU
-                                          : gemm::kNone));
+    f.set(gemm::kEpilogue,
+          f.constant(llvm::StringSwitch<int64_t>(op.getEpilogue())
+                         .Case("relu", gemm::kReLU)
+                         .Case("gelu", gemm::kGELU)
+                         .Case("gelu_tanh", gemm::kGELUTanh)
+                         .Default(gemm::kNone)));
+    f.set(gemm::kConstantB, f.constant(op.getConstantB() ? 1 : 0));
     MemRefDescriptor d(adaptor.getD()), a(adaptor.getA());
     f.set(gemm::kBatch, rank == 3 ? d.size(rewriter, loc, 0) : f.constant(1));
     f.set(gemm::kM, d.size(rewriter, loc, rank - 2));
@@ -174,9 +178,14 @@ struct GemmOpLowering
     setOperand(gemm::kB, adaptor.getB(), op.getB());
     setOperand(gemm::kC, adaptor.getC(), op.getC());
     setOperand(gemm::kD, adaptor.getD(), op.getD());
-    f.set(gemm::kBias, op.getBias()
-                           ? f.address(adaptor.getBias(), op.getBias())
-                           : f.constant(0));
+    if (op.getBias()) {
+      f.set(gemm::kBias, f.address(adaptor.getBias(), op.getBias()));
+      f.set(gemm::kBiasStride,
+            MemRefDescriptor(adaptor.getBias()).stride(rewriter, loc, 0));
+    } else {
+      f.set(gemm::kBias, f.constant(0));
+      f.set(gemm::kBiasStride, f.constant(0));
+    }
   }
 };
 

@@ -26,10 +26,40 @@ func.func @host_conv(%x: memref<?x8x16x16xf32>, %w: memref<16x8x3x3xf32>,
 
 // -----
 
-// Matrix products have no host runtime: the op stays, and the conversion
-// says so.
-func.func @host_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %d: memref<4x16xf32>) {
-  // expected-error @below {{failed to legalize operation 'tcc_gpu.gemm'}}
-  tcc_gpu.gemm %a, %b into %d : memref<4x8xf32>, memref<8x16xf32> into memref<4x16xf32>
+// A tcc_gpu.gemm without a token: tccHostGemm(null, desc) with the
+// cuBLASLt descriptor (26 fields, include/tcc/Runtime/GemmCall.h): field 1
+// the epilogue (gelu: 2), 22 the bias's address, 24 its stride, 25 whether
+// b is constant.
+//       CHECK: llvm.func @tccHostGemm(!llvm.ptr, !llvm.ptr)
+// CHECK-LABEL: func.func @host_gemm
+//       CHECK:   %[[N:.+]] = llvm.mlir.constant(26 : i64) : i64
+//       CHECK:   %[[DESC:.+]] = llvm.alloca %[[N]] x i64
+//       CHECK:   %[[GELU:.+]] = llvm.mlir.constant(2 : i64) : i64
+//  CHECK-NEXT:   %[[F1:.+]] = llvm.getelementptr %[[DESC]][1]
+//  CHECK-NEXT:   llvm.store %[[GELU]], %[[F1]]
+//       CHECK:   %[[CONSTANT:.+]] = llvm.mlir.constant(1 : i64) : i64
+//  CHECK-NEXT:   %[[F25:.+]] = llvm.getelementptr %[[DESC]][25]
+//  CHECK-NEXT:   llvm.store %[[CONSTANT]], %[[F25]]
+//       CHECK:   llvm.getelementptr %[[DESC]][22]
+//       CHECK:   %[[BIASSTRIDE:.+]] = llvm.extractvalue %{{.+}}[4, 0]
+//  CHECK-NEXT:   %[[F24:.+]] = llvm.getelementptr %[[DESC]][24]
+//  CHECK-NEXT:   llvm.store %[[BIASSTRIDE]], %[[F24]]
+//       CHECK:   %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+//       CHECK:   llvm.call @tccHostGemm(%[[NULL]], %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> ()
+//   CHECK-NOT:   tcc_gpu.gemm
+func.func @host_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32, strided<[1, 8]>>,
+                     %bias: memref<16xf32, strided<[?], offset: ?>>, %d: memref<4x16xf32>) {
+  tcc_gpu.gemm %a, %b bias %bias into %d {epilogue = "gelu", constant_b}
+      : memref<4x8xf32>, memref<8x16xf32, strided<[1, 8]>> bias memref<16xf32, strided<[?], offset: ?>> into memref<4x16xf32>
+  return
+}
+
+// -----
+
+// Attention has no host runtime: the op stays, and the conversion says so.
+func.func @host_attention(%q: memref<1x2x8x64xf32>, %o: memref<1x2x8x64xf32>) {
+  // expected-error @below {{failed to legalize operation 'tcc_gpu.attention'}}
+  tcc_gpu.attention %q, %q, %q into %o {scale = 0.125 : f32}
+      : memref<1x2x8x64xf32>, memref<1x2x8x64xf32>, memref<1x2x8x64xf32> into memref<1x2x8x64xf32>
   return
 }

@@ -73,8 +73,20 @@ func.func @batch(%a: memref<2x4x5xf32>, %b: memref<3x5x6xf32>,
 
 func.func @epilogue(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
                     %d: memref<4x6xf32>) {
-  // expected-error @+1 {{has unknown epilogue 'gelu'; expected none or relu}}
-  tcc_gpu.gemm %a, %b into %d {epilogue = "gelu"}
+  // expected-error @+1 {{has unknown epilogue 'silu'; expected none, relu, gelu or gelu_tanh}}
+  tcc_gpu.gemm %a, %b into %d {epilogue = "silu"}
+      : memref<4x5xf32>, memref<5x6xf32> into memref<4x6xf32>
+  return
+}
+
+// -----
+
+// cuBLASLt has no erf GELU epilogue: a GELU is for host calls only.
+func.func @gelu_on_stream(%a: memref<4x5xf32>, %b: memref<5x6xf32>,
+                          %d: memref<4x6xf32>) {
+  %t0 = gpu.wait async
+  // expected-error @+1 {{has a GELU epilogue on a stream: only host calls (no async token) take one}}
+  %t1 = tcc_gpu.gemm async [%t0] %a, %b into %d {epilogue = "gelu"}
       : memref<4x5xf32>, memref<5x6xf32> into memref<4x6xf32>
   return
 }

@@ -102,9 +102,14 @@ LogicalResult GemmOp::verify() {
         !compatible(bt.getDimSize(0), ds[1]))
       return emitOpError("expects bias of d's element type and shape [N]");
   }
-  if (getEpilogue() != "none" && getEpilogue() != "relu")
+  StringRef epilogue = getEpilogue();
+  if (epilogue != "none" && epilogue != "relu" && epilogue != "gelu" &&
+      epilogue != "gelu_tanh")
     return emitOpError("has unknown epilogue '")
-           << getEpilogue() << "'; expected none or relu";
+           << epilogue << "'; expected none, relu, gelu or gelu_tanh";
+  if (epilogue.starts_with("gelu") && getAsyncToken())
+    return emitOpError("has a GELU epilogue on a stream: only host calls "
+                       "(no async token) take one");
   return success();
 }
 

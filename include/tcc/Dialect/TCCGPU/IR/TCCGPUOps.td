@@ -29,7 +29,7 @@ def TCCGPU_FloatMemRef : MemRefOf<[F32, F16, BF16]>;
 
 def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
                                         AttrSizedOperandSegments]> {
-  let summary = "d = epilogue(a x b + c + bias), through cuBLASLt";
+  let summary = "d = epilogue(a x b + c + bias), through cuBLASLt or oneDNN";
   let description = [{
     A matrix product on device buffers, batched when `d` has rank 3:
 
@@ -39,7 +39,9 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     `a` is [M, K] or [batch, M, K]; `b` is [K, N] or [batch, K, N] (a
     rank-2 `b` is shared by every batch); `c`, if present, has `d`'s shape
     (the residual; it may be `d` itself, then the product accumulates into
-    `d`); `bias` is [N]. `epilogue` is `none` or `relu`. Accumulation is in
+    `d`); `bias` is [N]. `epilogue` is `none`, `relu`, `gelu` (erf form) or
+    `gelu_tanh` (tanh approximation); the GELUs only on the host (cuBLASLt
+    has no erf GELU epilogue). Accumulation is in
     f32 whatever the element type. `a` and `b` share one element type; `c`,
     `d` and `bias` have it too, or are f32 when `a` and `b` are f16 or bf16
     (products accumulated in f32 and kept so).
@@ -50,6 +52,13 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     runtime picks cuBLASLt's transpose flags and leading dimensions from
     the strides); `d` and `c` along the last. Anything else fails the call
     with a message naming the operand.
+
+    Without an async token the op is a host call on host buffers (the cpu
+    pipeline's, f32 only; tcc-linear-to-library), computed by oneDNN
+    (lib/Runtime/DNNLGemm.cpp), which takes any strides. `constant_b` says
+    `b` never changes between calls (a module constant, the weight): the
+    host runtime prepacks it once into oneDNN's blocked format and keeps
+    the copy.
 
     ```mlir
     %t1 = tcc_gpu.gemm async [%t0] %x, %wT bias %b into %y
@@ -64,7 +73,8 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$c,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$bias,
     Arg<TCCGPU_FloatMemRef, "", [MemWrite]>:$d,
-    DefaultValuedAttr<StrAttr, "\"none\"">:$epilogue);
+    DefaultValuedAttr<StrAttr, "\"none\"">:$epilogue,
+    UnitAttr:$constant_b);
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)

@@ -1,0 +1,23 @@
+//===- HostLibrary.h - library calls of the cpu pipeline's code -*- C++ -*-===//
+//
+// The entry points compiled cpu code calls for the host forms (no async
+// token) of tcc_gpu.conv2d and tcc_gpu.gemm, implemented with oneDNN
+// (lib/Runtime/DNNLConv.cpp, DNNLGemm.cpp; built when tcc is configured
+// with oneDNN, TCC_HAVE_DNNL). `desc` is the op's descriptor: ConvCall.h's
+// and GemmCall.h's fields; `stream` is unused (null).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_HOSTLIBRARY_H
+#define TCC_RUNTIME_HOSTLIBRARY_H
+
+#include <cstdint>
+
+extern "C" {
+void tccHostConv(void *stream, const int64_t *desc);
+void tccHostGemm(void *stream, const int64_t *desc);
+/// Drops the prepacked constant weights the host calls keep (keyed by
+/// address): the code whose constants they were is being unloaded.
+void tccHostForgetPackedWeights();
+}
+
+#endif // TCC_RUNTIME_HOSTLIBRARY_H

@@ -1,0 +1,46 @@
+//===- LibraryGroups.h - taking an op out of its fusion group ---*- C++ -*-===//
+//
+// What tcc-conv-to-library and tcc-linear-to-library share: an op of a
+// fusion group (with the epilogue that follows it) is computed by a library
+// call before the group, into a new buffer, and the group reads the result
+// as a new input.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_CONVERSION_LOOPSTOGPU_LIBRARYGROUPS_H
+#define TCC_LIB_CONVERSION_LOOPSTOGPU_LIBRARYGROUPS_H
+
+#include "tcc/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tcc {
+
+/// Whether `v` is a block argument of `group`'s body.
+bool isGroupArgument(Value v, fusion::GroupOp group);
+
+/// Whether the group input behind block argument `arg` is a constant
+/// (frozen weights).
+bool isConstantGroupInput(fusion::GroupOp group, Value arg);
+
+/// `v`'s one user, or null.
+Operation *onlyUser(Value v);
+
+/// A read-only buffer (fully dynamic strides) of the group input behind
+/// block argument `arg`, built before the group.
+Value readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
+                     BlockArgument arg);
+
+/// The library wrote `out`; `computed` is it as a tensor (built before the
+/// group). The group reads `computed` in place of `replaced`, and `erase`
+/// (the ops the library computed, users first; nulls skipped) go. A group
+/// left with nothing to compute is replaced by its inputs, its size
+/// expressions and its place in the memory plan moving to `computed` and
+/// `out`; otherwise it becomes `pointwise`.
+void computeOutsideGroup(IRRewriter &b, fusion::GroupOp group, Value replaced,
+                         ArrayRef<Operation *> erase, Value computed,
+                         memref::AllocOp out);
+
+} // namespace mlir::tcc
+
+#endif // TCC_LIB_CONVERSION_LOOPSTOGPU_LIBRARYGROUPS_H
