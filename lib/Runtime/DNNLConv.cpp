@@ -27,6 +27,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -53,6 +54,7 @@ Key keyOf(const int64_t *f) {
     key[base + call::kAddress] = 0;
   // Only whether there is a bias and a residual.
   key[call::kBias] = f[call::kBias] != 0;
+  key[call::kScratch] = key[call::kScratchBytes] = 0;
   key[call::kResidual + call::kAddress] = f[call::kResidual] != 0;
   return key;
 }
@@ -127,7 +129,7 @@ Plan makePlan(const int64_t *f) {
           dnnl::reorder::primitive_desc(cpuEngine(), plan.userWeight,
                                         cpuEngine(), plan.weight));
   } catch (const dnnl::error &e) {
-    fail(std::string("cannot make the convolution: ") + e.what() + " (" +
+    throw std::runtime_error(std::string("cannot make the convolution: ") + e.what() + " (" +
          std::to_string(n) + "x" + std::to_string(c) + "x" +
          std::to_string(h) + "x" + std::to_string(w) + " by " +
          std::to_string(o) + "x" + std::to_string(c / g) + "x" +
@@ -137,6 +139,14 @@ Plan makePlan(const int64_t *f) {
 }
 
 PlanCache<Key, Plan> plans;
+
+/// The call's scratch (compile-time reserved) when large enough, else the
+/// thread's.
+void *scratchpadFor(const int64_t *f, size_t bytes) {
+  if (f[call::kScratch] && f[call::kScratchBytes] >= int64_t(bytes))
+    return at(f[call::kScratch]);
+  return scratchpad(bytes);
+}
 
 /// A convolution over zero input channels (oneDNN wants at least one):
 /// the sum is empty, out = activation(bias + residual).
@@ -174,7 +184,12 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
     return emptySum(f);
 
   Key key = keyOf(f);
-  std::shared_ptr<const Plan> plan = plans.get(key, [&] { return makePlan(f); });
+  std::shared_ptr<const Plan> plan;
+  try {
+    plan = plans.get(key, [&] { return makePlan(f); });
+  } catch (const std::exception &e) {
+    fail(e.what());
+  }
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
@@ -189,7 +204,7 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
       {DNNL_ARG_DST, memory(plan->out, engine, at(f[call::kOut]))},
       {DNNL_ARG_SCRATCHPAD,
        memory(plan->scratchpad, engine,
-              scratchpad(plan->scratchpad.get_size()))}};
+              scratchpadFor(f, plan->scratchpad.get_size()))}};
   if (f[call::kBias])
     args.emplace(DNNL_ARG_BIAS, memory(plan->bias, engine, at(f[call::kBias])));
   if (f[call::kResidual])
@@ -199,3 +214,16 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
   stream.wait();
 }
 
+
+extern "C" int64_t tccHostConvScratchpadBytes(const int64_t *f) {
+  for (int field : {call::kBatch, call::kInChannels, call::kOutChannels,
+                    call::kOutHeight, call::kOutWidth})
+    if (f[field] == 0)
+      return 0; // computed without oneDNN
+  try {
+    return plans.get(keyOf(f), [&] { return makePlan(f); })
+        ->scratchpad.get_size();
+  } catch (const std::exception &) {
+    return 0; // the call itself will say why
+  }
+}

@@ -28,6 +28,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,6 +86,7 @@ Key keyOf(const int64_t *f) {
   key[call::kC + call::kAddress] =
       !f[call::kC] ? 0 : f[call::kC] == f[call::kD] ? 2 : 1;
   key[call::kBias] = f[call::kBias] != 0;
+  key[call::kScratch] = key[call::kScratchBytes] = 0;
   return key;
 }
 
@@ -166,7 +168,7 @@ Plan makePlan(const int64_t *f) {
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f, 0.0f);
     break;
   default:
-    fail("unknown epilogue " + std::to_string(f[call::kEpilogue]));
+    throw std::runtime_error("unknown epilogue " + std::to_string(f[call::kEpilogue]));
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
@@ -182,7 +184,7 @@ Plan makePlan(const int64_t *f) {
       plan.bReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
           cpuEngine(), plan.userB, cpuEngine(), plan.b));
   } catch (const dnnl::error &e) {
-    fail(std::string("cannot make the product: ") + e.what() + " (batch " +
+    throw std::runtime_error(std::string("cannot make the product: ") + e.what() + " (batch " +
          std::to_string(s.batch) + ", " + std::to_string(s.m) + "x" +
          std::to_string(s.k) + " by " + std::to_string(s.k) + "x" +
          std::to_string(s.n) + ")");
@@ -191,6 +193,14 @@ Plan makePlan(const int64_t *f) {
 }
 
 PlanCache<Key, Plan> plans;
+
+/// The call's scratch (compile-time reserved) when large enough, else the
+/// thread's.
+void *scratchpadFor(const int64_t *f, size_t bytes) {
+  if (f[call::kScratch] && f[call::kScratchBytes] >= int64_t(bytes))
+    return at(f[call::kScratch]);
+  return scratchpad(bytes);
+}
 
 /// A product over an empty sum (K = 0; oneDNN wants K >= 1):
 /// d = epilogue(c + bias).
@@ -239,7 +249,12 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
     return emptySum(f);
 
   Key key = keyOf(f);
-  std::shared_ptr<const Plan> plan = plans.get(key, [&] { return makePlan(f); });
+  std::shared_ptr<const Plan> plan;
+  try {
+    plan = plans.get(key, [&] { return makePlan(f); });
+  } catch (const std::exception &e) {
+    fail(e.what());
+  }
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
@@ -252,7 +267,7 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
       {DNNL_ARG_DST, memory(plan->d, engine, at(f[call::kD]))},
       {DNNL_ARG_SCRATCHPAD,
        memory(plan->scratchpad, engine,
-              scratchpad(plan->scratchpad.get_size()))}};
+              scratchpadFor(f, plan->scratchpad.get_size()))}};
   if (f[call::kBias])
     args.emplace(DNNL_ARG_BIAS, memory(plan->bias, engine, at(f[call::kBias])));
   if (f[call::kC] && !plan->accumulate)
@@ -263,5 +278,17 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
     stream.wait();
   } catch (const dnnl::error &e) {
     fail(std::string("the product failed: ") + e.what());
+  }
+}
+
+extern "C" int64_t tccHostGemmScratchpadBytes(const int64_t *f) {
+  for (int field : {call::kBatch, call::kM, call::kN, call::kK})
+    if (f[field] == 0)
+      return 0; // computed without oneDNN
+  try {
+    return plans.get(keyOf(f), [&] { return makePlan(f); })
+        ->scratchpad.get_size();
+  } catch (const std::exception &) {
+    return 0; // the call itself will say why
   }
 }

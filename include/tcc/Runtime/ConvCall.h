@@ -57,6 +57,8 @@ enum Field {
   kOut = kResidual + kOperandFields,
   kConstantWeight = kOut + kOperandFields, // 1: the weight never changes
                                            // (a module constant)
+  kScratch,      // host: address of memory the library may use (0: none)
+  kScratchBytes, // and its size
   kFields
 };
 

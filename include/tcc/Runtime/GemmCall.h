@@ -12,12 +12,22 @@
 #ifndef TCC_RUNTIME_GEMMCALL_H
 #define TCC_RUNTIME_GEMMCALL_H
 
+#include <string_view>
+
 namespace tcc_gemm {
 
 enum ElementType { kF32 = 0, kF16 = 1, kBF16 = 2 };
 /// GELU: erf form, and the tanh approximation (host runtime only: cuBLASLt
 /// has neither exactly, so the cuda lowering refuses them).
 enum Epilogue { kNone = 0, kReLU = 1, kGELU = 2, kGELUTanh = 3 };
+
+/// The code of tcc_gpu.gemm's `epilogue` attribute.
+inline Epilogue epilogueOf(std::string_view name) {
+  return name == "relu"        ? kReLU
+         : name == "gelu"      ? kGELU
+         : name == "gelu_tanh" ? kGELUTanh
+                               : kNone;
+}
 
 /// Per-operand fields: address, then the strides of its rows, columns and
 /// batch (a rank-2 operand of a batched product: batch stride 0).
@@ -41,6 +51,9 @@ enum Field {
                                 // is c's, d's and the bias's)
   kBiasStride,                  // the bias's stride
   kConstantB,                   // 1: b never changes (a module constant)
+  kScratch,                     // host: address of memory the library may
+                                // use (0: none)
+  kScratchBytes,                // and its size
   kFields
 };
 

@@ -15,6 +15,12 @@
 extern "C" {
 void tccHostConv(void *stream, const int64_t *desc);
 void tccHostGemm(void *stream, const int64_t *desc);
+/// The scratchpad bytes the call `desc` describes needs (the primitive is
+/// made and cached as a call would; addresses are not read): compile-time
+/// reservations (tcc-conv-to-library, tcc-linear-to-library) ask with
+/// descriptors of the sizes and strides they expect.
+int64_t tccHostConvScratchpadBytes(const int64_t *desc);
+int64_t tccHostGemmScratchpadBytes(const int64_t *desc);
 /// Drops the prepacked constant weights the host calls keep (keyed by
 /// address): the code whose constants they were is being unloaded.
 void tccHostForgetPackedWeights();

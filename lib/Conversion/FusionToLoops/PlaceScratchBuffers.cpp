@@ -353,24 +353,30 @@ struct PlaceScratchBuffersPass
           arith::MulIOp::create(b, loc, scale,
                                 arith::ConstantIndexOp::create(b, loc, units)));
     }
-    auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-    if (arena && !arena.getDynamicSizes().empty()) {
-      arena.getDynamicSizesMutable().assign(total);
-      buffer = arena;
-    } else if (arena) {
-      // A static arena: a dynamic one of the grown size in its place (its
-      // users, views and its free, take any i8 buffer).
-      auto grown =
-          memref::AllocOp::create(b, loc, type, ValueRange{total},
-                                  ValueRange{}, arena.getAlignmentAttr());
+    // A size known at compile time (a static arena and static scratch)
+    // makes a static alloc: the canonicalizer would rewrite a dynamic alloc
+    // of a constant size and drop its marker (tcc-use-workspace could not
+    // find the arena).
+    FailureOr<int64_t> known = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(total));
+    auto type = MemRefType::get(
+        {succeeded(known) ? *known : ShapedType::kDynamic}, b.getI8Type());
+    SmallVector<Value, 1> sizes;
+    if (failed(known))
+      sizes.push_back(total);
+    if (arena) {
+      // The grown arena in its place (its users, views and its free, take
+      // any i8 buffer).
+      auto grown = memref::AllocOp::create(b, loc, type, sizes, ValueRange{},
+                                           arena.getAlignmentAttr());
       grown->setDiscardableAttrs(arena->getDiscardableAttrDictionary());
       for (OpOperand &use : llvm::make_early_inc_range(arena->getUses()))
         use.set(grown);
       arena->erase();
       buffer = grown;
     } else {
-      own = memref::AllocOp::create(b, loc, type, ValueRange{total},
-                                    ValueRange{}, b.getI64IntegerAttr(kAlign));
+      own = memref::AllocOp::create(b, loc, type, sizes, ValueRange{},
+                                    b.getI64IntegerAttr(kAlign));
       // The arena of this call from now on (tcc-use-workspace finds it).
       own->setAttr(tcc::kArenaAllocAttr, b.getUnitAttr());
       buffer = own;

@@ -616,7 +616,7 @@ struct ContractionsToGemmsPass
     }
     tcc::tcc_gpu::GemmOp::create(
         rewriter, loc, /*asyncToken=*/Type(), ValueRange(), av, bv, cv,
-        epilogue ? epilogue->bias : Value(), dv,
+        epilogue ? epilogue->bias : Value(), dv, /*scratch=*/Value(),
         epilogue && epilogue->relu ? "relu" : "none");
     for (auto [dense, view] : copyBack)
       memref::CopyOp::create(rewriter, loc, dense, view);

@@ -16,6 +16,13 @@
 
 #include "LibraryGroups.h"
 
+#ifdef TCC_HAVE_DNNL
+#include "tcc/Runtime/ConvCall.h"
+#include "tcc/Runtime/HostLibrary.h"
+
+#include <array>
+#endif
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -86,6 +93,73 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group, bool host) {
     lc.result = relu.getResult();
   }
   return lc;
+}
+
+/// The scratchpad oneDNN asks for `conv` (0 without oneDNN), at the sizes
+/// its types give, an open batch taken as 1, and with every operand dense
+/// in its layout: what the call will most likely be (a call that needs
+/// more uses the runtime's own buffer). 0 when a size but the batch is
+/// open.
+int64_t hostScratchBytes(Conv2dOp conv, bool residual, bool relu,
+                         bool constantWeight) {
+#ifdef TCC_HAVE_DNNL
+  namespace call = tcc_conv;
+  bool channelsLast = conv.isChannelsLast();
+  LayoutDims L = layoutDims(channelsLast);
+  auto x = cast<RankedTensorType>(conv.getX().getType());
+  auto w = cast<RankedTensorType>(conv.getWeight().getType());
+  auto y = cast<RankedTensorType>(conv.getType());
+  int64_t n = x.isDynamicDim(L.n) ? 1 : x.getDimSize(L.n);
+  int64_t c = x.getDimSize(L.c), h = x.getDimSize(L.h), wd = x.getDimSize(L.w);
+  int64_t o = y.getDimSize(L.c), oh = y.getDimSize(L.h), ow = y.getDimSize(L.w);
+  int64_t kh = w.getDimSize(L.h), kw = w.getDimSize(L.w), cg = w.getDimSize(L.c);
+  for (int64_t v : {c, h, wd, o, oh, ow, kh, kw, cg})
+    if (ShapedType::isDynamic(v))
+      return 0;
+  std::array<int64_t, call::kFields> f{};
+  // Dense strides of dims N, C, H, W of an [n, c, h, w] tensor in the
+  // layout (a weight: n = O, c = C / groups).
+  auto dense = [&](int base, int64_t dc, int64_t dh, int64_t dw) {
+    f[base + call::kAddress] = 1; // present; the address is not read
+    f[base + call::kNStride] = dc * dh * dw;
+    f[base + call::kCStride] = channelsLast ? 1 : dh * dw;
+    f[base + call::kHStride] = channelsLast ? dw * dc : dw;
+    f[base + call::kWStride] = channelsLast ? dc : 1;
+  };
+  SmallVector<int64_t, 2> strides = conv.getStridesOrDefault();
+  SmallVector<int64_t, 4> padding = conv.getPaddingOrDefault();
+  SmallVector<int64_t, 2> dilations = conv.getDilationsOrDefault();
+  f[call::kElementType] = call::kF32;
+  f[call::kActivation] = relu ? call::kReLU : call::kNone;
+  f[call::kBatch] = n;
+  f[call::kInChannels] = c;
+  f[call::kInHeight] = h;
+  f[call::kInWidth] = wd;
+  f[call::kOutChannels] = o;
+  f[call::kKernelHeight] = kh;
+  f[call::kKernelWidth] = kw;
+  f[call::kOutHeight] = oh;
+  f[call::kOutWidth] = ow;
+  f[call::kPadH] = padding[0];
+  f[call::kPadW] = padding[1];
+  f[call::kStrideH] = strides[0];
+  f[call::kStrideW] = strides[1];
+  f[call::kDilationH] = dilations[0];
+  f[call::kDilationW] = dilations[1];
+  f[call::kGroups] = conv.getGroups();
+  f[call::kBias] = conv.getBias() ? 1 : 0;
+  f[call::kBiasStride] = 1;
+  dense(call::kX, c, h, wd);
+  dense(call::kWeight, cg, kh, kw);
+  dense(call::kOut, o, oh, ow);
+  if (residual)
+    dense(call::kResidual, o, oh, ow);
+  f[call::kConstantWeight] = constantWeight;
+  return tccHostConvScratchpadBytes(f.data());
+#else
+  (void)conv, (void)residual, (void)relu, (void)constantWeight;
+  return 0;
+#endif
 }
 
 struct ConvToLibraryPass
@@ -207,13 +281,20 @@ struct ConvToLibraryPass
     auto allocType =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
     Value out = memref::AllocOp::create(b, loc, allocType, dynamic);
+    bool constantWeight = isConstantGroupInput(group, lc.conv.getWeight());
+    Value scratch;
+    if (target == "cpu")
+      scratch = allocateLibraryScratch(
+          b, loc,
+          hostScratchBytes(lc.conv, residual != nullptr, lc.relu != nullptr,
+                           constantWeight));
     tcc_gpu::ConvOp::create(
         b, loc, /*asyncToken=*/Type(), ValueRange(), x, w, bias, residual,
-        logical(out), b.getDenseI64ArrayAttr(strides),
+        logical(out), scratch, b.getDenseI64ArrayAttr(strides),
         b.getDenseI64ArrayAttr({padding[0], padding[1]}),
         b.getDenseI64ArrayAttr(dilations), lc.conv.getGroups(),
         b.getStringAttr(lc.relu ? "relu" : "none"),
-        /*constant_weight=*/isConstantGroupInput(group, lc.conv.getWeight()));
+        /*constant_weight=*/constantWeight);
     Value computed = bufferization::ToTensorOp::create(
         b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
 

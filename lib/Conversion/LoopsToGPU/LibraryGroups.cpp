@@ -36,6 +36,15 @@ Value tcc::readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
                                            /*read_only=*/true);
 }
 
+Value tcc::allocateLibraryScratch(OpBuilder &b, Location loc,
+                                  int64_t bytes) {
+  if (bytes <= 0)
+    return nullptr;
+  return memref::AllocOp::create(b, loc,
+                                 MemRefType::get({bytes}, b.getI8Type()),
+                                 ValueRange{}, b.getI64IntegerAttr(64));
+}
+
 void tcc::computeOutsideGroup(IRRewriter &b, fusion::GroupOp group,
                               Value replaced, ArrayRef<Operation *> erase,
                               Value computed, memref::AllocOp out) {

@@ -31,6 +31,11 @@ Operation *onlyUser(Value v);
 Value readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
                      BlockArgument arg);
 
+/// `bytes` of host library scratch (oneDNN's scratchpad) for one call, as
+/// an i8 buffer allocated before it (tcc-place-scratch-buffers moves it to
+/// the stack or the arena); null when `bytes` is 0.
+Value allocateLibraryScratch(OpBuilder &b, Location loc, int64_t bytes);
+
 /// The library wrote `out`; `computed` is it as a tensor (built before the
 /// group). The group reads `computed` in place of `replaced`, and `erase`
 /// (the ops the library computed, users first; nulls skipped) go. A group

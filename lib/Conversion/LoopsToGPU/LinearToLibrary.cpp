@@ -16,6 +16,13 @@
 
 #include "LibraryGroups.h"
 
+#ifdef TCC_HAVE_DNNL
+#include "tcc/Runtime/GemmCall.h"
+#include "tcc/Runtime/HostLibrary.h"
+
+#include <array>
+#endif
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -108,6 +115,54 @@ std::optional<LibraryGemm> libraryGemm(fusion::GroupOp group,
   return g;
 }
 
+/// The scratchpad oneDNN asks for `g` (0 without oneDNN), at the sizes its
+/// types give, open rows taken as 1, every operand dense (a linear's weight
+/// [N, K]): what the call will most likely be (a call that needs more uses
+/// the runtime's own buffer). 0 when K or N is open.
+int64_t hostScratchBytes(const LibraryGemm &g, bool constantB) {
+#ifdef TCC_HAVE_DNNL
+  namespace call = tcc_gemm;
+  auto a = cast<RankedTensorType>(g.a.getType());
+  auto b = cast<RankedTensorType>(g.b.getType());
+  int64_t rank = a.getRank();
+  auto orOne = [](int64_t v) { return ShapedType::isDynamic(v) ? 1 : v; };
+  int64_t batch = rank == 3 ? orOne(a.getDimSize(0)) : 1;
+  int64_t m = orOne(a.getDimSize(rank - 2)), k = a.getDimSize(rank - 1);
+  int64_t n = b.getDimSize(g.transposedB ? 0 : 1);
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n))
+    return 0;
+  std::array<int64_t, call::kFields> f{};
+  auto set = [&](int base, int64_t rows, int64_t cols, int64_t rowStride,
+                 int64_t colStride, bool batched) {
+    f[base + call::kAddress] = 1; // present; the address is not read
+    f[base + call::kRowStride] = rowStride;
+    f[base + call::kColStride] = colStride;
+    f[base + call::kBatchStride] = batched ? rows * cols : 0;
+  };
+  f[call::kElementType] = f[call::kInputType] = call::kF32;
+  f[call::kEpilogue] = call::epilogueOf(g.epilogue.str());
+  f[call::kBatch] = batch;
+  f[call::kM] = m;
+  f[call::kN] = n;
+  f[call::kK] = k;
+  set(call::kA, m, k, k, 1, rank == 3);
+  if (g.transposedB)
+    set(call::kB, k, n, 1, k, false);
+  else
+    set(call::kB, k, n, n, 1, false);
+  set(call::kD, m, n, n, 1, rank == 3);
+  if (g.residual)
+    set(call::kC, m, n, n, 1, rank == 3);
+  f[call::kBias] = g.bias ? 1 : 0;
+  f[call::kBiasStride] = 1;
+  f[call::kConstantB] = constantB;
+  return tccHostGemmScratchpadBytes(f.data());
+#else
+  (void)g, (void)constantB;
+  return 0;
+#endif
+}
+
 struct LinearToLibraryPass
     : tcc::impl::LinearToLibraryPassBase<LinearToLibraryPass> {
   using Base::Base;
@@ -176,10 +231,13 @@ struct LinearToLibraryPass
         b, loc,
         MemRefType::get(resultType.getShape(), resultType.getElementType()),
         dynamic);
+    bool constantB = isConstantGroupInput(group, g.b);
+    Value scratch =
+        allocateLibraryScratch(b, loc, hostScratchBytes(g, constantB));
     tcc_gpu::GemmOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(), a,
-                            bMatrix, residual, bias, out,
+                            bMatrix, residual, bias, out, scratch,
                             b.getStringAttr(g.epilogue),
-                            /*constant_b=*/isConstantGroupInput(group, g.b));
+                            /*constant_b=*/constantB);
     Value computed = bufferization::ToTensorOp::create(
         b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
     computeOutsideGroup(b, group, g.result,

@@ -70,6 +70,17 @@ struct CallFields {
                             constant(element.getIntOrFloatBitWidth() / 8));
     return LLVM::AddOp::create(rewriter, loc, base, bytes);
   }
+  /// The scratch fields: `scratch`'s address and bytes, or zeros.
+  void setScratch(int64_t addressField, int64_t bytesField, Value converted,
+                  Value original) {
+    if (!original) {
+      set(addressField, constant(0));
+      set(bytesField, constant(0));
+      return;
+    }
+    set(addressField, address(converted, original));
+    set(bytesField, MemRefDescriptor(converted).size(rewriter, loc, 0));
+  }
   /// `call(stream, desc)`, and the op's token is the stream (a host call:
   /// a null stream, and the op has no token).
   LogicalResult call(Operation *op, StringRef name, Value stream) {
@@ -163,12 +174,10 @@ struct GemmOpLowering
     f.set(gemm::kInputType,
           code(cast<MemRefType>(op.getA().getType()).getElementType()));
     f.set(gemm::kEpilogue,
-          f.constant(llvm::StringSwitch<int64_t>(op.getEpilogue())
-                         .Case("relu", gemm::kReLU)
-                         .Case("gelu", gemm::kGELU)
-                         .Case("gelu_tanh", gemm::kGELUTanh)
-                         .Default(gemm::kNone)));
+          f.constant(gemm::epilogueOf(op.getEpilogue().str())));
     f.set(gemm::kConstantB, f.constant(op.getConstantB() ? 1 : 0));
+    f.setScratch(gemm::kScratch, gemm::kScratchBytes, adaptor.getScratch(),
+                 op.getScratch());
     MemRefDescriptor d(adaptor.getD()), a(adaptor.getA());
     f.set(gemm::kBatch, rank == 3 ? d.size(rewriter, loc, 0) : f.constant(1));
     f.set(gemm::kM, d.size(rewriter, loc, rank - 2));
@@ -292,6 +301,8 @@ struct ConvOpLowering
     setOperand(conv::kResidual, adaptor.getResidual(), op.getResidual());
     setOperand(conv::kOut, adaptor.getOut(), op.getOut());
     f.set(conv::kConstantWeight, f.constant(op.getConstantWeight() ? 1 : 0));
+    f.setScratch(conv::kScratch, conv::kScratchBytes, adaptor.getScratch(),
+                 op.getScratch());
   }
 };
 

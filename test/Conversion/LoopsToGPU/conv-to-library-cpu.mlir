@@ -7,7 +7,7 @@
 //       CHECK:   %[[W:.+]] = tcc.constant
 //       CHECK:   %[[WB:.+]] = bufferization.to_buffer %[[W]] read_only
 //       CHECK:   %[[OUT:.+]] = memref.alloc(%{{.+}}) : memref<?x4x6x6xf32>
-//       CHECK:   tcc_gpu.conv2d %{{.+}}, %[[WB]] into %[[OUT]] {activation = "relu", constant_weight, padding = array<i64: 1, 1>}
+//       CHECK:   tcc_gpu.conv2d %{{.+}}, %[[WB]] into %[[OUT]]{{( scratch %[^ ]+)?}} {activation = "relu", constant_weight, padding = array<i64: 1, 1>}
 //   CHECK-NOT:   fusion.group
 func.func @constant_weight(%x: tensor<?x2x6x6xf32>) -> tensor<?x4x6x6xf32> {
   %w = tcc.constant dense<0.5> : tensor<4x2x3x3xf32>
@@ -24,7 +24,7 @@ func.func @constant_weight(%x: tensor<?x2x6x6xf32>) -> tensor<?x4x6x6xf32> {
 
 // A weight that is an argument may change between calls: not marked.
 // CHECK-LABEL: func.func @argument_weight
-//       CHECK:   tcc_gpu.conv2d %{{.+}}, %{{.+}} into %{{.+}} {padding = array<i64: 1, 1>}
+//       CHECK:   tcc_gpu.conv2d %{{.+}}, %{{.+}} into %{{.+}}{{( scratch %[^ ]+)?}} {padding = array<i64: 1, 1>}
 func.func @argument_weight(%x: tensor<1x2x6x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
   %0 = fusion.group "conv"(%x, %w : tensor<1x2x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
   ^bb0(%a: tensor<1x2x6x6xf32>, %b: tensor<4x2x3x3xf32>):

@@ -12,7 +12,7 @@
 //       CHECK:   %[[WT:.+]] = memref.transpose %[[WB]] (d0, d1) -> (d1, d0)
 //       CHECK:   %[[M:.+]] = memref.dim %[[X]], %c0
 //       CHECK:   %[[OUT:.+]] = memref.alloc(%[[M]]) : memref<?x64xf32>
-//       CHECK:   tcc_gpu.gemm %[[X]], %[[WT]] bias %[[B]] into %[[OUT]] {constant_b, epilogue = "gelu"}
+//       CHECK:   tcc_gpu.gemm %[[X]], %[[WT]] bias %[[B]] into %[[OUT]]{{( scratch %[^ ]+)?}} {constant_b, epilogue = "gelu"}
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable
 //   CHECK-NOT:   fusion.group
 //       CHECK:   return %[[R]]
@@ -48,7 +48,7 @@ func.func @linear_gelu(%x: tensor<?x32xf32>, %b: tensor<64xf32>) -> tensor<?x64x
 //       CHECK:   cf.assert %[[EQ]], "tcc.add: the residual's shape differs from the product's"
 //       CHECK:   cf.assert
 //       CHECK:   %[[OUT:.+]] = memref.alloc(%[[B]], %[[S]]) : memref<?x?x16xf32>
-//       CHECK:   tcc_gpu.gemm %[[X]], %[[WT]] c %[[R]] bias %{{.+}} into %[[OUT]] {epilogue = "gelu_tanh"}
+//       CHECK:   tcc_gpu.gemm %[[X]], %[[WT]] c %[[R]] bias %{{.+}} into %[[OUT]]{{( scratch %[^ ]+)?}} {epilogue = "gelu_tanh"}
 //  CHECK-SAME:     memref<?x?x8xf32, strided<[?, ?, ?], offset: ?>>, memref<8x16xf32, strided<[?, ?], offset: ?>>
 func.func @linear_residual_3d(%x: tensor<?x?x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf32>, %r: tensor<?x?x16xf32>) -> tensor<?x?x16xf32> {
   %0 = fusion.group "matmul"(%x, %w, %b, %r : tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<16xf32>, tensor<?x?x16xf32>) -> tensor<?x?x16xf32> {
@@ -68,7 +68,7 @@ func.func @linear_residual_3d(%x: tensor<?x?x8xf32>, %w: tensor<16x8xf32>, %b: t
 // CHECK-LABEL: func.func @matmul_relu
 //   CHECK-NOT:   cf.assert
 //       CHECK:   %[[OUT:.+]] = memref.alloc() : memref<4x6xf32>
-//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %[[OUT]] {epilogue = "relu"} : memref<4x5xf32, strided<[?, ?], offset: ?>>, memref<5x6xf32, strided<[?, ?], offset: ?>> into memref<4x6xf32>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} into %[[OUT]]{{( scratch %[^ ]+)?}} {epilogue = "relu"} : memref<4x5xf32, strided<[?, ?], offset: ?>>, memref<5x6xf32, strided<[?, ?], offset: ?>> into memref<4x6xf32>
 func.func @matmul_relu(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> tensor<4x6xf32> {
   %0 = fusion.group "matmul"(%a, %b : tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32> {
   ^bb0(%a0: tensor<4x5xf32>, %a1: tensor<5x6xf32>):
@@ -86,7 +86,7 @@ func.func @matmul_relu(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> tensor<4x6xf
 // pointwise group.
 // CHECK-LABEL: func.func @rest_stays
 //       CHECK:   %[[OUT:.+]] = memref.alloc() : memref<4x6xf32>
-//       CHECK:   tcc_gpu.gemm {{.+}} into %[[OUT]] {epilogue = "relu"}
+//       CHECK:   tcc_gpu.gemm {{.+}} into %[[OUT]]{{( scratch %[^ ]+)?}} {epilogue = "relu"}
 //       CHECK:   %[[T:.+]] = bufferization.to_tensor %[[OUT]]
 //       CHECK:   fusion.group "pointwise"(%{{.+}}, %[[T]] : tensor<4x6xf32>, tensor<4x6xf32>)
 //       CHECK:     tcc.mul

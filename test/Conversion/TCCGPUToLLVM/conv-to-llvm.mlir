@@ -1,7 +1,7 @@
 // RUN: tcc-opt %s --gpu-to-llvm --split-input-file --verify-diagnostics | FileCheck %s
 
 // tcc_gpu.conv2d is a call of tccConv on the token's stream with its
-// descriptor on the stack (41 fields, include/tcc/Runtime/ConvCall.h):
+// descriptor on the stack (43 fields, include/tcc/Runtime/ConvCall.h):
 // element type (f32: 0), activation (relu: 1), the sizes, padding,
 // strides, dilations and groups from the attributes, the bias's address
 // and stride, then x, the weight, the residual (absent: zeros) and out as
@@ -10,7 +10,7 @@
 //       CHECK: llvm.func @tccConv(!llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @conv_bias_relu
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate()
-//       CHECK:   %[[N:.+]] = llvm.mlir.constant(41 : i64) : i64
+//       CHECK:   %[[N:.+]] = llvm.mlir.constant(43 : i64) : i64
 //       CHECK:   %[[DESC:.+]] = llvm.alloca %[[N]] x i64
 //       CHECK:   %[[F32:.+]] = llvm.mlir.constant(0 : i64) : i64
 //  CHECK-NEXT:   %[[F0:.+]] = llvm.getelementptr %[[DESC]][0]

@@ -1,7 +1,7 @@
 // RUN: tcc-opt %s --gpu-to-llvm --split-input-file --verify-diagnostics | FileCheck %s
 
 // Inside gpu-to-llvm a token is the stream it stands for: the gemm is a
-// call of tccGemm on that stream with its descriptor on the stack (26
+// call of tccGemm on that stream with its descriptor on the stack (28
 // fields: type, epilogue, batch, M, N, K, then address and row, column and
 // batch strides of a, b, c and d, then the bias, the inputs' type, the
 // bias's stride and whether b is constant), and
@@ -9,7 +9,7 @@
 //       CHECK: llvm.func @tccGemm(!llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @gemm
 //       CHECK:   %[[S:.+]] = llvm.call @mgpuStreamCreate()
-//       CHECK:   %[[N:.+]] = llvm.mlir.constant(26 : i64) : i64
+//       CHECK:   %[[N:.+]] = llvm.mlir.constant(28 : i64) : i64
 //       CHECK:   %[[DESC:.+]] = llvm.alloca %[[N]] x i64
 //       CHECK:   llvm.call @tccGemm(%[[S]], %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> ()
 //       CHECK:   llvm.call @mgpuStreamSynchronize(%[[S]])

@@ -107,6 +107,9 @@ LogicalResult GemmOp::verify() {
       epilogue != "gelu_tanh")
     return emitOpError("has unknown epilogue '")
            << epilogue << "'; expected none, relu, gelu or gelu_tanh";
+  if (getScratch() && getAsyncToken())
+    return emitOpError("has scratch on a stream: only host calls (no async "
+                       "token) take one");
   if (epilogue.starts_with("gelu") && getAsyncToken())
     return emitOpError("has a GELU epilogue on a stream: only host calls "
                        "(no async token) take one");
@@ -227,6 +230,9 @@ LogicalResult ConvOp::verify() {
   if (getActivation() != "none" && getActivation() != "relu")
     return emitOpError("has unknown activation '")
            << getActivation() << "'; expected none or relu";
+  if (getScratch() && getAsyncToken())
+    return emitOpError("has scratch on a stream: only host calls (no async "
+                       "token) take one");
   return success();
 }
 

@@ -26,6 +26,7 @@ class TCCGPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<TCCGPU_Dialect, mnemonic, traits>;
 
 def TCCGPU_FloatMemRef : MemRefOf<[F32, F16, BF16]>;
+def TCCGPU_ScratchMemRef : MemRefRankOf<[I8], [1]>;
 
 def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
                                         AttrSizedOperandSegments]> {
@@ -58,7 +59,11 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     (lib/Runtime/DNNLGemm.cpp), which takes any strides. `constant_b` says
     `b` never changes between calls (a module constant, the weight): the
     host runtime prepacks it once into oneDNN's blocked format and keeps
-    the copy.
+    the copy. `scratch` (host only) is memory the library may use during
+    the call (oneDNN's scratchpad; tcc-linear-to-library reserves what
+    oneDNN asks for, and tcc-place-scratch-buffers puts it on the stack or
+    in the arena); a call that needs more, or has none, uses a buffer the
+    runtime keeps per thread.
 
     ```mlir
     %t1 = tcc_gpu.gemm async [%t0] %x, %wT bias %b into %y
@@ -73,14 +78,16 @@ def TCCGPU_GemmOp : TCCGPU_Op<"gemm", [GPU_AsyncOpInterface,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$c,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$bias,
     Arg<TCCGPU_FloatMemRef, "", [MemWrite]>:$d,
+    Arg<Optional<TCCGPU_ScratchMemRef>, "", [MemWrite]>:$scratch,
     DefaultValuedAttr<StrAttr, "\"none\"">:$epilogue,
     UnitAttr:$constant_b);
   let results = (outs Optional<GPU_AsyncToken>:$asyncToken);
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
-    $a `,` $b (`c` $c^)? (`bias` $bias^)? `into` $d attr-dict
+    $a `,` $b (`c` $c^)? (`bias` $bias^)? `into` $d
+    (`scratch` $scratch^)? attr-dict
     `:` type($a) `,` type($b) (`c` type($c)^)? (`bias` type($bias)^)?
-    `into` type($d)
+    `into` type($d) (`scratch` type($scratch)^)?
   }];
   let hasVerifier = 1;
 }
@@ -162,6 +169,8 @@ def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
     pipeline's, f32 only), computed by oneDNN (lib/Runtime/DNNLConv.cpp).
     `constant_weight` says the weight never changes between calls (a
     module constant): the host runtime repacks it once and keeps the copy.
+    `scratch` (host only) is memory oneDNN may use during the call, as
+    gemm's.
 
     ```mlir
     %t1 = tcc_gpu.conv2d async [%t0] %x, %w bias %b into %y
@@ -177,6 +186,7 @@ def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$bias,
     Arg<Optional<TCCGPU_FloatMemRef>, "", [MemRead]>:$residual,
     Arg<TCCGPU_FloatMemRef, "", [MemWrite]>:$out,
+    Arg<Optional<TCCGPU_ScratchMemRef>, "", [MemWrite]>:$scratch,
     DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
     DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
     DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
@@ -187,8 +197,9 @@ def TCCGPU_ConvOp : TCCGPU_Op<"conv2d", [GPU_AsyncOpInterface,
   let assemblyFormat = [{
     custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)
     $x `,` $weight (`bias` $bias^)? (`residual` $residual^)? `into` $out
-    attr-dict `:` type($x) `,` type($weight) (`bias` type($bias)^)?
-    (`residual` type($residual)^)? `into` type($out)
+    (`scratch` $scratch^)? attr-dict `:` type($x) `,` type($weight)
+    (`bias` type($bias)^)? (`residual` type($residual)^)? `into` type($out)
+    (`scratch` type($scratch)^)?
   }];
   let hasVerifier = 1;
 }
