@@ -40,14 +40,14 @@ func.func @host_conv(%x: memref<?x8x16x16xf32>, %w: memref<16x8x3x3xf32>,
 //       CHECK:   %[[CONSTANT:.+]] = llvm.mlir.constant(1 : i64) : i64
 //  CHECK-NEXT:   %[[F25:.+]] = llvm.getelementptr %[[DESC]][25]
 //  CHECK-NEXT:   llvm.store %[[CONSTANT]], %[[F25]]
-//       CHECK:   llvm.getelementptr %[[DESC]][22]
-//       CHECK:   %[[BIASSTRIDE:.+]] = llvm.extractvalue %{{.+}}[4, 0]
-//  CHECK-NEXT:   %[[F24:.+]] = llvm.getelementptr %[[DESC]][24]
-//  CHECK-NEXT:   llvm.store %[[BIASSTRIDE]], %[[F24]]
 //       CHECK:   llvm.getelementptr %[[DESC]][26]
 //       CHECK:   %[[BYTES:.+]] = llvm.extractvalue %{{.+}}[3, 0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 //  CHECK-NEXT:   %[[F27:.+]] = llvm.getelementptr %[[DESC]][27]
 //  CHECK-NEXT:   llvm.store %[[BYTES]], %[[F27]]
+//       CHECK:   llvm.getelementptr %[[DESC]][22]
+//       CHECK:   %[[BIASSTRIDE:.+]] = llvm.extractvalue %{{.+}}[4, 0]
+//  CHECK-NEXT:   %[[F24:.+]] = llvm.getelementptr %[[DESC]][24]
+//  CHECK-NEXT:   llvm.store %[[BIASSTRIDE]], %[[F24]]
 //       CHECK:   %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
 //       CHECK:   llvm.call @tccHostGemm(%[[NULL]], %[[DESC]]) : (!llvm.ptr, !llvm.ptr) -> ()
 //   CHECK-NOT:   tcc_gpu.gemm
