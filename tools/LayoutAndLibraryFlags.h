@@ -21,9 +21,9 @@ inline llvm::cl::opt<bool> noLibrary(
     llvm::cl::init(false));
 inline llvm::cl::opt<int64_t> gemmLibraryMinMacs(
     "gemm-library-min-macs",
-    llvm::cl::desc("CPU: the smallest linear or matmul (multiply-adds; "
-                   "open sizes count as 1) that calls oneDNN (default "
-                   "262144, docs/layout.md)"),
+    llvm::cl::desc("CPU: the smallest linear or matmul (multiply-adds, "
+                   "per call where sizes are open) that calls oneDNN "
+                   "(default 262144, docs/layout.md)"),
     llvm::cl::init(-1));
 inline llvm::cl::opt<bool> noSelectLayout(
     "no-select-layout",

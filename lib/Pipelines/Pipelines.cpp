@@ -161,6 +161,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   if (options.parallel) {
+    pm.addNestedPass<func::FuncOp>(createLowerFunctionLevelIfsPass());
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addPass(createConvertOpenMPToLLVMPass());
   }

@@ -42,9 +42,12 @@
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=grow --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --count-allocations --workspace=67108864 --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
 // A static compile (the arena's size a constant) takes the workspace too,
-// and so does a compile without a plan (the scratch pass's own arena).
+// and so does a compile without a plan (the scratch pass's own arena;
+// generated code only: without a plan, the result of a per-call library
+// dispatch, an scf.if, is no temporary of the function's block, and stays
+// a heap allocation).
 // RUN: tcc-run %examples/vit_block.mlir --random-inputs --sizes=B=2,S=9 --specialize=B=2,S=9 --count-allocations --workspace=grow --check-reference --rtol=1e-3 --atol=0.1 | FileCheck %s --check-prefix=WS_VIT
-// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=2 --no-plan-memory --count-allocations --workspace=grow --check-reference | FileCheck %s --check-prefix=WS_ROBOT
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=2 --no-plan-memory --no-library --count-allocations --workspace=grow --check-reference | FileCheck %s --check-prefix=WS_ROBOT
 // WS_ROBOT: heap allocations per call: 2 (results: 2)
 // WS_VIT: heap allocations per call: 1 (results: 1)
 // WS_VIT: [SUCCESS] result[0] matches the reference (2x9x768xf32)
@@ -54,8 +57,14 @@
 // WS_SMALL: tcc-run: error: the workspace passed has 4096 bytes, this call needs {{[0-9]+}} (it ran on a temporary block instead)
 // RUN: not tcc-run %examples/vit_block.mlir --random-inputs --workspace=lots 2>&1 | FileCheck %s --check-prefix=WS_BAD
 // WS_BAD: tcc-run: error: --workspace takes a byte count or 'grow', got 'lots'
-// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=3 --count-allocations | FileCheck %s --check-prefix=ALLOC_ROBOT
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=3 --count-allocations --no-library | FileCheck %s --check-prefix=ALLOC_ROBOT
 // ALLOC_ROBOT: heap allocations per call: 3 (results: 2)
+// With oneDNN the encoder's linears are chosen per call (tcc-linear-to-
+// library), and the heads' [B, 13] temporary reads its size off that
+// choice's result (an scf.if), which the arena's placement cannot see
+// through: it stays a heap allocation (docs/layout.md, known gaps).
+// RUN: tcc-run %examples/robot_policy.mlir --random-inputs --sizes=B=3 --count-allocations | FileCheck %s --check-prefix=ALLOC_ROBOT_LIB
+// ALLOC_ROBOT_LIB: heap allocations per call: 4 (results: 2)
 // RUN: tcc-run %examples/conv_block.mlir --random-inputs --sizes=B=2 --count-allocations --no-library | FileCheck %s --check-prefix=ALLOC_CONV
 // ALLOC_CONV: heap allocations per call: 2 (results: 1)
 // Through oneDNN, a convolution whose batch norm stays generated code

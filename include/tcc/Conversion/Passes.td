@@ -124,10 +124,11 @@ def PlaceScratchBuffersPass
       within `max-scope-bytes`): one `memref.alloca` at the start of the
       nearest enclosing parallel tile loop body (each thread its own), or of
       the function's block, reused by every iteration of the loops inside;
-    - when it is larger and sits at the function's top level: a slice of
-      the arena (appended after the plan's regions; temporaries whose
-      alloc-to-free spans in that block are disjoint share bytes), or of a
-      new one when the function has no plan.
+    - when it is larger and sits at the function's top level (or in
+      scf.ifs there, which run at most once per call: a per-call library
+      dispatch): a slice of the arena (appended after the plan's regions;
+      temporaries whose alloc-to-free spans in that block are disjoint
+      share bytes), or of a new one when the function has no plan.
     Dynamic sizes without a constant bound stay heap allocations.
   }];
   let options = [
@@ -138,6 +139,22 @@ def PlaceScratchBuffersPass
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def LowerFunctionLevelIfsPass
+    : Pass<"tcc-lower-function-level-ifs", "func::FuncOp"> {
+  let summary = "scf.ifs directly in a function's body become branches";
+  let description = [{
+    The cpu pipeline runs it before the OpenMP conversion. That conversion
+    lowers the code around its parallel regions to LLVM too, and a
+    `cf.assert` it turns into branches cannot stay in a single-block
+    `scf.if` region: a per-call library dispatch (tcc-linear-to-library)
+    holds the generated group, with its runtime checks, in such a region.
+    Only the function body's own scf.ifs become `cf` blocks; the loops and
+    the ifs inside them (in `memref.alloca_scope`s, which take one block)
+    stay structured.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
 def UseWorkspacePass : Pass<"tcc-use-workspace", "ModuleOp"> {
@@ -574,12 +591,16 @@ def LinearToLibraryPass : Pass<"tcc-linear-to-library", "func::FuncOp"> {
     buffer). A residual's dims the types leave open are compared with the
     result's at run time (`cf.assert`).
 
-    Products smaller than `min-macs` multiply-adds (sizes the types leave
-    open counted as 1) stay generated: there the library's fixed cost per
-    call outweighs its faster kernel (docs/layout.md has the measurement
-    the default comes from). Other element types, higher ranks, batched
-    weights and products with a prologue fused into the group stay
-    generated too.
+    Products smaller than `min-macs` multiply-adds stay generated: there
+    the library's fixed cost per call outweighs its faster kernel
+    (docs/layout.md has the measurement the default comes from). Where the
+    sizes the types give already make `min-macs`, the library computes the
+    product at every size; where they do not but a size is open (a dynamic
+    batch) and the library computes all the group does, the choice is made
+    per call: an `scf.if` on the product's multiply-adds runs the library's
+    form or the group as it was. Other
+    element types, higher ranks, batched weights and products with a
+    prologue fused into the group stay generated.
   }];
   let options = [
     Option<"minMacs", "min-macs", "int64_t", /*default=*/"262144",
@@ -589,7 +610,9 @@ def LinearToLibraryPass : Pass<"tcc-linear-to-library", "func::FuncOp"> {
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::cf::ControlFlowDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def ContractionsToGemmsPass

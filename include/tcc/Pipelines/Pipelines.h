@@ -61,9 +61,10 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 #endif
   Option<int64_t> gemmLibraryMinMacs{
       *this, "gemm-library-min-macs",
-      llvm::cl::desc("Smallest product (multiply-adds; open sizes count as "
-                     "1) that goes to oneDNN (docs/layout.md: below it the "
-                     "call's fixed cost outweighs the faster kernel)"),
+      llvm::cl::desc("Smallest product (multiply-adds) that goes to oneDNN, "
+                     "checked per call where sizes are open (docs/"
+                     "layout.md: below it the call's fixed cost outweighs "
+                     "the faster kernel)"),
       llvm::cl::init(262144)};
   Option<bool> selectLayout{
       *this, "select-layout",

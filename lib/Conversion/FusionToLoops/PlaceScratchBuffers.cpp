@@ -77,8 +77,8 @@ struct PlaceScratchBuffersPass
     llvm::MapVector<Block *, SmallVector<Temporary *>> forArena;
     for (Temporary &t : temporaries) {
       int64_t &used = stackUsed[t.scope];
-      bool functionLevel = t.alloc->getBlock() == t.scope &&
-                           isa<func::FuncOp>(t.scope->getParentOp());
+      bool functionLevel = isa<func::FuncOp>(t.scope->getParentOp()) &&
+                           runsOncePerCall(t.alloc, t.scope);
       int64_t bytes = t.constantFactor;
       bool fitsStack = t.isStatic() && bytes <= maxStackBytes &&
                        used + alignTo(bytes) <= maxScopeBytes;
@@ -230,7 +230,19 @@ struct PlaceScratchBuffersPass
     replaceWith(t, buf);
   }
 
-  /// Slices of the arena for `temps` (all in `block`, the function level),
+  /// Whether `op`, nested in `block` (a function's body), runs at most
+  /// once per call: only scf.ifs (a per-call library dispatch) lie
+  /// between them, no loop.
+  static bool runsOncePerCall(Operation *op, Block *block) {
+    for (Operation *p = op->getParentOp(); p && op->getBlock() != block;
+         op = p, p = p->getParentOp())
+      if (!isa<scf::IfOp>(p))
+        return false;
+    return op->getBlock() == block;
+  }
+
+  /// Slices of the arena for `temps` (all in `block`, the function level,
+  /// or in scf.ifs there),
   /// grouped by their run-time factors (none: static): within a group,
   /// first-fit by size over their alloc-to-last-free spans in the block, in
   /// units of the group's factor product; groups follow each other.
@@ -250,23 +262,24 @@ struct PlaceScratchBuffersPass
     // them.
     Operation *first = nullptr;
     if (!arena)
-      for (Temporary *t : temps)
-        if (!first || t->alloc->isBeforeInBlock(first))
-          first = t->alloc;
+      for (Temporary *t : temps) {
+        Operation *at = block->findAncestorOpInBlock(*t->alloc);
+        if (!first || at->isBeforeInBlock(first))
+          first = at;
+      }
     Operation *where = arena ? arena.getOperation() : first;
-    // A size read after the first temporary (a dim of an argument) moves up
+    // A size read after the arena's place (a dim of an argument) moves up
     // when it can: pure, its operands known there.
-    if (!arena)
-      for (Temporary *t : temps)
-        for (Value v : t->dynamicFactors) {
-          Operation *def = v.getDefiningOp();
-          if (def && def->getBlock() == block && where->isBeforeInBlock(def) &&
-              isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
-              llvm::all_of(def->getOperands(), [&](Value operand) {
-                return dominance.properlyDominates(operand, where);
-              }))
-            def->moveBefore(where);
-        }
+    for (Temporary *t : temps)
+      for (Value v : t->dynamicFactors) {
+        Operation *def = v.getDefiningOp();
+        if (def && def->getBlock() == block && where->isBeforeInBlock(def) &&
+            isMemoryEffectFree(def) && def->getNumRegions() == 0 &&
+            llvm::all_of(def->getOperands(), [&](Value operand) {
+              return dominance.properlyDominates(operand, where);
+            }))
+          def->moveBefore(where);
+      }
     llvm::MapVector<SmallVector<Value>, SmallVector<Span>> groups;
     for (Temporary *t : temps) {
       // The factors must be known where the arena is allocated.
@@ -280,7 +293,8 @@ struct PlaceScratchBuffersPass
       int64_t i = 0;
       for (Operation &op : *block)
         index[&op] = i++;
-      int64_t start = index[t->alloc], end = start;
+      int64_t start = index[block->findAncestorOpInBlock(*t->alloc)];
+      int64_t end = start;
       SmallVector<Value> work = {t->alloc.getResult()};
       while (!work.empty()) {
         Value v = work.pop_back_val();

@@ -28,6 +28,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_LINEARTOLIBRARYPASS
@@ -53,10 +55,8 @@ struct LibraryGemm {
 
 /// The group's linear or matmul, if the library computes it: f32, its
 /// operands the group's inputs, `a` of rank 2 or 3 and `b` (the weight) of
-/// rank 2, at least `minMacs` multiply-adds (sizes the types leave open
-/// count as 1). The epilogue: `activation?(product + residual?)`.
-std::optional<LibraryGemm> libraryGemm(fusion::GroupOp group,
-                                       int64_t minMacs) {
+/// rank 2. The epilogue: `activation?(product + residual?)`.
+std::optional<LibraryGemm> libraryGemm(fusion::GroupOp group) {
   Operation *product = nullptr;
   for (Operation &op : group.getBodyBlock()) {
     if (!isa<LinearOp, MatmulOp>(op))
@@ -80,16 +80,6 @@ std::optional<LibraryGemm> libraryGemm(fusion::GroupOp group,
   for (Value v : {g.a, g.b, g.bias})
     if (v && !isGroupArgument(v, group))
       return std::nullopt;
-
-  int64_t k = a.getShape().back();
-  int64_t n = b.getDimSize(g.transposedB ? 0 : 1);
-  int64_t macs = 1;
-  for (int64_t size : a.getShape().drop_back())
-    macs *= ShapedType::isDynamic(size) ? 1 : size;
-  for (int64_t size : {k, n})
-    macs *= ShapedType::isDynamic(size) ? 1 : size;
-  if (macs < minMacs)
-    return std::nullopt;
 
   if (auto add = dyn_cast_or_null<AddOp>(onlyUser(g.result))) {
     Value other = add.getLhs() == g.result ? add.getRhs() : add.getLhs();
@@ -170,11 +160,76 @@ struct LinearToLibraryPass
   void runOnOperation() override {
     SmallVector<std::pair<fusion::GroupOp, LibraryGemm>> work;
     getOperation().walk([&](fusion::GroupOp group) {
-      if (std::optional<LibraryGemm> g = libraryGemm(group, minMacs))
+      if (std::optional<LibraryGemm> g = libraryGemm(group))
         work.push_back({group, *g});
     });
-    for (auto &[group, g] : work)
-      rewrite(group, g);
+    for (auto &[group, g] : work) {
+      // The product's multiply-adds: the sizes the types give, times those
+      // they leave open (the rows of a dynamic batch, say).
+      auto a = cast<RankedTensorType>(g.a.getType());
+      auto b = cast<RankedTensorType>(g.b.getType());
+      SmallVector<std::pair<Value, int64_t>> open; // (tensor, dim)
+      int64_t known = 1;
+      for (int64_t d = 0; d < a.getRank(); ++d) {
+        if (a.isDynamicDim(d))
+          open.push_back({g.a, d});
+        else
+          known *= a.getDimSize(d);
+      }
+      int64_t nDim = g.transposedB ? 0 : 1;
+      if (b.isDynamicDim(nDim))
+        open.push_back({g.b, nDim});
+      else
+        known *= b.getDimSize(nDim);
+      if (known >= minMacs)
+        rewrite(group, g); // large at any size
+      else if (!open.empty() && computesWholeGroup(group, g))
+        dispatch(group, open, known); // large at some sizes
+    }
+  }
+
+  /// Whether the library computes all `group` does: then the choice is
+  /// between two ways of writing one planned buffer. (A group that keeps
+  /// work of its own would leave the library's result a buffer of its own
+  /// in one branch.)
+  static bool computesWholeGroup(fusion::GroupOp group, const LibraryGemm &g) {
+    auto yield = cast<fusion::YieldOp>(group.getBodyBlock().getTerminator());
+    int64_t ops = 1 + (g.residualAdd ? 1 : 0) + (g.activation ? 1 : 0);
+    return yield.getValues().size() == 1 && yield.getValues()[0] == g.result &&
+           int64_t(group.getBodyBlock().getOperations().size()) == ops + 1;
+  }
+
+  /// The group when the product is small, the library when it is large,
+  /// chosen per call: `scf.if (known * open sizes >= min-macs)`, the
+  /// library's form in the then-branch, the group as it was in the else.
+  void dispatch(fusion::GroupOp group,
+                ArrayRef<std::pair<Value, int64_t>> open, int64_t known) {
+    OpBuilder b(group);
+    Location loc = group.getLoc();
+    Value work = arith::ConstantIndexOp::create(b, loc, known);
+    for (auto [arg, d] : open) {
+      Value input =
+          group.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
+      work = arith::MulIOp::create(b, loc, work,
+                                   tensor::DimOp::create(b, loc, input, d));
+    }
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge, work,
+        arith::ConstantIndexOp::create(b, loc, minMacs));
+    auto choice = scf::IfOp::create(b, loc, group->getResultTypes(), large,
+                                    /*withElseRegion=*/true);
+    auto cloneInto = [&](Block *block) {
+      OpBuilder inner = OpBuilder::atBlockBegin(block);
+      Operation *clone = inner.clone(*group);
+      scf::YieldOp::create(inner, loc, clone->getResults());
+      return cast<fusion::GroupOp>(clone);
+    };
+    fusion::GroupOp library = cloneInto(choice.thenBlock());
+    cloneInto(choice.elseBlock());
+    group->replaceAllUsesWith(choice->getResults());
+    group->erase();
+    std::optional<LibraryGemm> g = libraryGemm(library);
+    rewrite(library, *g);
   }
 
   void rewrite(fusion::GroupOp group, LibraryGemm &g) {

@@ -158,6 +158,42 @@ func.func @static_arena(%out: memref<f32>) {
 
 // -----
 
+// A large temporary in an scf.if of the function's body (a per-call
+// library dispatch: it runs at most once per call) is a slice of the arena
+// too; one in a loop is not.
+// CHECK-LABEL: func.func @in_function_level_if
+//       CHECK:   %[[ARENA:.+]] = memref.alloc() {alignment = 64 : i64, tcc.arena_alloc} : memref<1064960xi8>
+//       CHECK:   scf.if
+//       CHECK:     memref.view %[[ARENA]][%{{.+}}][] : memref<1064960xi8> to memref<512x512xf32>
+//   CHECK-NOT:     memref.dealloc
+//       CHECK:   scf.for
+//       CHECK:     memref.alloc() {alignment = 64 : i64} : memref<512x512xf32>
+func.func @in_function_level_if(%c: i1, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %arena = memref.alloc() {alignment = 64 : i64, tcc.arena_alloc} : memref<16384xi8>
+  %planned = memref.view %arena[%c0][] : memref<16384xi8> to memref<4096xf32>
+  scf.if %c {
+    %w = memref.alloc() {alignment = 64 : i64} : memref<512x512xf32>
+    %v = memref.load %w[%c0, %c0] : memref<512x512xf32>
+    memref.store %v, %out[] : memref<f32>
+    memref.dealloc %w : memref<512x512xf32>
+  }
+  scf.for %i = %c0 to %c2 step %c1 {
+    %w = memref.alloc() {alignment = 64 : i64} : memref<512x512xf32>
+    %v = memref.load %w[%c0, %c0] : memref<512x512xf32>
+    %u = memref.load %planned[%c0] : memref<4096xf32>
+    %s = arith.addf %v, %u : f32
+    memref.store %s, %out[] : memref<f32>
+    memref.dealloc %w : memref<512x512xf32>
+  }
+  memref.dealloc %arena : memref<16384xi8>
+  return
+}
+
+// -----
+
 // Not temporaries: a returned buffer (no free) and one freed in another
 // block stay heap allocations.
 // CHECK-LABEL: func.func @left_alone

@@ -16,11 +16,21 @@
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable
 //   CHECK-NOT:   fusion.group
 //       CHECK:   return %[[R]]
-// The default threshold keeps this small product generated (open sizes
-// count as 1: 32 x 64 multiply-adds).
+// With the default threshold (262144 multiply-adds) the choice is made per
+// call: 32 x 64 per row, the rows open; the library's form runs when rows
+// x 2048 reach it, the group as it was otherwise.
 // DEFAULT-LABEL: func.func @linear_gelu
-//   DEFAULT-NOT:   tcc_gpu.gemm
-//       DEFAULT:   tcc.linear
+//       DEFAULT:   %[[ROWS:.+]] = tensor.dim %arg0, %c0
+//       DEFAULT:   %[[MACS:.+]] = arith.muli %c2048, %[[ROWS]]
+//       DEFAULT:   %[[LARGE:.+]] = arith.cmpi sge, %[[MACS]], %c262144
+//       DEFAULT:   scf.if %[[LARGE]] -> (tensor<?x64xf32>) {
+//       DEFAULT:     tcc_gpu.gemm
+//       DEFAULT:     scf.yield
+//       DEFAULT:   } else {
+//       DEFAULT:     %[[G:.+]] = fusion.group "matmul"
+//       DEFAULT:       tcc.linear
+//       DEFAULT:       tcc.gelu
+//       DEFAULT:     scf.yield %[[G]]
 func.func @linear_gelu(%x: tensor<?x32xf32>, %b: tensor<64xf32>) -> tensor<?x64xf32> {
   %w = tcc.constant dense<0.5> : tensor<64x32xf32>
   %0 = fusion.group "matmul"(%x, %w, %b : tensor<?x32xf32>, tensor<64x32xf32>, tensor<64xf32>) -> tensor<?x64xf32> {
@@ -64,7 +74,12 @@ func.func @linear_residual_3d(%x: tensor<?x?x8xf32>, %w: tensor<16x8xf32>, %b: t
 // -----
 
 // A matmul [M, K] x [K, N] with ReLU, static shapes: b is read as it lies;
-// no assert, no dynamic sizes.
+// no assert, no dynamic sizes. With the default threshold this static,
+// small product stays generated, with no per-call choice.
+// DEFAULT-LABEL: func.func @matmul_relu
+//   DEFAULT-NOT:   scf.if
+//   DEFAULT-NOT:   tcc_gpu.gemm
+//       DEFAULT:   tcc.matmul
 // CHECK-LABEL: func.func @matmul_relu
 //   CHECK-NOT:   cf.assert
 //       CHECK:   %[[OUT:.+]] = memref.alloc() : memref<4x6xf32>
