@@ -31,29 +31,34 @@ void *scratchpad(size_t bytes) {
 
 namespace {
 std::mutex packedMutex;
-/// (address, primitive key) -> the constant weight in that format.
-std::map<std::pair<int64_t, std::vector<int64_t>>, memory>
-    packedWeights; // guarded by packedMutex
+/// A constant weight in one format: which view of the address it packs
+/// (the user's descriptor) and the packed copy.
+struct Packed {
+  memory::desc user, packed;
+  memory weight;
+};
+/// Address -> its packed copies (a few per address: one per format and
+/// view; row counts that change between calls share them).
+std::map<int64_t, std::vector<Packed>> packedWeights; // guarded by packedMutex
 } // namespace
 
 memory packedWeight(dnnl::stream &stream, const memory &user,
                     const memory::desc &packed, const dnnl::reorder &reorder,
-                    bool constant, int64_t address, std::vector<int64_t> key) {
+                    bool constant, int64_t address) {
   if (packed == user.get_desc())
     return user;
   std::unique_lock<std::mutex> lock(packedMutex, std::defer_lock);
-  auto id = std::make_pair(address, std::move(key));
   if (constant) {
     lock.lock();
-    auto it = packedWeights.find(id);
-    if (it != packedWeights.end())
-      return it->second;
+    for (const Packed &p : packedWeights[address])
+      if (p.user == user.get_desc() && p.packed == packed)
+        return p.weight;
   }
   memory source = user, weight(packed, cpuEngine());
   reorder.execute(stream, source, weight);
   stream.wait();
   if (constant)
-    packedWeights.emplace(std::move(id), weight);
+    packedWeights[address].push_back({user.get_desc(), packed, weight});
   return weight;
 }
 

@@ -52,12 +52,13 @@ private:
 
 /// The weight in the primitive's format `packed`: `user` itself when the
 /// formats agree; else reordered, once for a module constant (kept, keyed
-/// by its address and the primitive's key, until tccHostForgetPackedWeights)
+/// by its address, its view and the format, until
+/// tccHostForgetPackedWeights: primitives of other row counts share it)
 /// and on every call for anything else.
 dnnl::memory packedWeight(dnnl::stream &stream, const dnnl::memory &user,
                           const dnnl::memory::desc &packed,
                           const dnnl::reorder &reorder, bool constant,
-                          int64_t address, std::vector<int64_t> key);
+                          int64_t address);
 
 } // namespace tcc::dnnl_runtime
 

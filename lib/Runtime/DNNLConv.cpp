@@ -54,6 +54,10 @@ Key keyOf(const int64_t *f) {
     key[base + call::kAddress] = 0;
   // Only whether there is a bias and a residual.
   key[call::kBias] = f[call::kBias] != 0;
+  // The bias's stride matters only where there is a bias of several.
+  key[call::kBiasStride] = f[call::kBias] && f[call::kOutChannels] > 1
+                               ? f[call::kBiasStride]
+                               : 0;
   key[call::kScratch] = key[call::kScratchBytes] = 0;
   key[call::kResidual + call::kAddress] = f[call::kResidual] != 0;
   return key;
@@ -193,10 +197,15 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
-  memory weight = packedWeight(
-      stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
-      plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
-      f[call::kWeight], std::vector<int64_t>(key.begin(), key.end()));
+  memory weight;
+  try {
+    weight = packedWeight(
+        stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
+        plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
+        f[call::kWeight]);
+  } catch (const dnnl::error &e) {
+    fail(std::string("cannot reorder the weight: ") + e.what());
+  }
 
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->x, engine, at(f[call::kX]))},
@@ -210,8 +219,12 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
   if (f[call::kResidual])
     args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                  memory(plan->residual, engine, at(f[call::kResidual])));
-  plan->primitive.execute(stream, args);
-  stream.wait();
+  try {
+    plan->primitive.execute(stream, args);
+    stream.wait();
+  } catch (const dnnl::error &e) {
+    fail(std::string("the convolution failed: ") + e.what());
+  }
 }
 
 

@@ -86,6 +86,9 @@ Key keyOf(const int64_t *f) {
   key[call::kC + call::kAddress] =
       !f[call::kC] ? 0 : f[call::kC] == f[call::kD] ? 2 : 1;
   key[call::kBias] = f[call::kBias] != 0;
+  // The bias's stride matters only where there is a bias of several.
+  key[call::kBiasStride] =
+      f[call::kBias] && f[call::kN] > 1 ? f[call::kBiasStride] : 0;
   key[call::kScratch] = key[call::kScratchBytes] = 0;
   return key;
 }
@@ -258,9 +261,14 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
-  memory b = packedWeight(stream, memory(plan->userB, engine, at(f[call::kB])),
-                          plan->b, plan->bReorder, f[call::kConstantB] != 0,
-                          f[call::kB], std::vector<int64_t>(key.begin(), key.end()));
+  memory b;
+  try {
+    b = packedWeight(stream, memory(plan->userB, engine, at(f[call::kB])),
+                     plan->b, plan->bReorder, f[call::kConstantB] != 0,
+                     f[call::kB]);
+  } catch (const dnnl::error &e) {
+    fail(std::string("cannot reorder the weight: ") + e.what());
+  }
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->a, engine, at(f[call::kA]))},
       {DNNL_ARG_WEIGHTS, b},

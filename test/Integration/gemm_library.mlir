@@ -25,12 +25,15 @@
 // RUN: tcc-run %s --no-library --function=mlp --input=2x5x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random --check-reference --atol=1e-4 | FileCheck %s --check-prefix=MLP_GENERATED
 // MLP_GENERATED: [SUCCESS] result[0] matches the reference (2x5x16xf32)
 // With the default threshold (262144 multiply-adds; 1024 per row here)
-// the choice is per call: 10 rows run the generated code, 400 rows oneDNN;
-// both against the reference.
-// RUN: tcc-run %s --function=mlp --input=2x5x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random --check-reference --atol=1e-4 | FileCheck %s --check-prefix=MLP_10
+// the choice is per call: 10 rows run the generated code (no oneDNN matmul
+// runs: DNNL_VERBOSE would print it), 400 rows oneDNN; both against the
+// reference.
+// RUN: env DNNL_VERBOSE=1 tcc-run %s --function=mlp --input=2x5x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random --check-reference --atol=1e-4 | FileCheck %s --check-prefix=MLP_10 --implicit-check-not=exec,cpu,matmul
 // MLP_10: [SUCCESS] result[0] matches the reference (2x5x16xf32)
 // RUN: tcc-run %s --function=mlp --input=4x100x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random --check-reference --atol=1e-4 | FileCheck %s --check-prefix=MLP_400
 // MLP_400: [SUCCESS] result[0] matches the reference (4x100x16xf32)
+// RUN: env DNNL_VERBOSE=1 tcc-run %s --function=mlp --input=4x100x16xf32=random --input=64x16xf32=random --input=64xf32=random --input=16x64xf32=random --input=16xf32=random | FileCheck %s --check-prefix=MLP_400_LIB
+// MLP_400_LIB-COUNT-2: {{(dnnl|onednn)_verbose,exec,cpu,matmul}}
 func.func @mlp(%x: tensor<?x?x16xf32>, %w1: tensor<64x16xf32>, %b1: tensor<64xf32>, %w2: tensor<16x64xf32>, %b2: tensor<16xf32>) -> tensor<?x?x16xf32> {
   %0 = tcc.linear %x, %w1, %b1 : (tensor<?x?x16xf32>, tensor<64x16xf32>, tensor<64xf32>) -> tensor<?x?x64xf32>
   %1 = tcc.gelu %0 : (tensor<?x?x64xf32>) -> tensor<?x?x64xf32>

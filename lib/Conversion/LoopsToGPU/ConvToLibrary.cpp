@@ -120,7 +120,7 @@ int64_t hostScratchBytes(Conv2dOp conv, bool residual, bool relu,
   // Dense strides of dims N, C, H, W of an [n, c, h, w] tensor in the
   // layout (a weight: n = O, c = C / groups).
   auto dense = [&](int base, int64_t dc, int64_t dh, int64_t dw) {
-    f[base + call::kAddress] = 1; // present; the address is not read
+    f[base + call::kAddress] = 1 + base; // present; the address is not read
     f[base + call::kNStride] = dc * dh * dw;
     f[base + call::kCStride] = channelsLast ? 1 : dh * dw;
     f[base + call::kHStride] = channelsLast ? dw * dc : dw;
@@ -148,7 +148,7 @@ int64_t hostScratchBytes(Conv2dOp conv, bool residual, bool relu,
   f[call::kDilationW] = dilations[1];
   f[call::kGroups] = conv.getGroups();
   f[call::kBias] = conv.getBias() ? 1 : 0;
-  f[call::kBiasStride] = 1;
+  f[call::kBiasStride] = conv.getBias() ? 1 : 0;
   dense(call::kX, c, h, wd);
   dense(call::kWeight, cg, kh, kw);
   dense(call::kOut, o, oh, ow);
@@ -265,6 +265,14 @@ struct ConvToLibraryPass
         for (int64_t d = 0; d < 4; ++d)
           if (outputDim(d) == p)
             dynamic.push_back(outputSize(d));
+    // What the types leave open and the generated lowering checks (x and
+    // w are NCHW-ordered views here).
+    assertDimsAgree(b, loc, x, 1, w, 1,
+                    "tcc.conv2d: input channels differ from weight's at runtime",
+                    lc.conv.getGroups());
+    if (bias)
+      assertDimsAgree(b, loc, bias, 0, w, 0,
+                      "tcc.conv2d: bias size differs from the output channels");
     // A residual whose dims the types leave open must match the output's.
     if (residual) {
       auto rt = cast<MemRefType>(residual.getType());

@@ -5,7 +5,9 @@
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Transforms/MemoryPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -34,6 +36,22 @@ Value tcc::readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
   auto type = MemRefType::get(t.getShape(), t.getElementType(), layout);
   return bufferization::ToBufferOp::create(b, loc, type, input,
                                            /*read_only=*/true);
+}
+
+void tcc::assertDimsAgree(OpBuilder &b, Location loc, Value x, int64_t dx,
+                          Value y, int64_t dy, StringRef message,
+                          int64_t factor) {
+  auto xt = cast<MemRefType>(x.getType());
+  auto yt = cast<MemRefType>(y.getType());
+  if (!xt.isDynamicDim(dx) && !yt.isDynamicDim(dy))
+    return; // the verifier compared them
+  Value ySize = memref::DimOp::create(b, loc, y, dy);
+  if (factor != 1)
+    ySize = arith::MulIOp::create(
+        b, loc, ySize, arith::ConstantIndexOp::create(b, loc, factor));
+  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   memref::DimOp::create(b, loc, x, dx), ySize);
+  cf::AssertOp::create(b, loc, eq, message);
 }
 
 Value tcc::allocateLibraryScratch(OpBuilder &b, Location loc,

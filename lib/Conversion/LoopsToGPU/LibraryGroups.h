@@ -31,6 +31,13 @@ Operation *onlyUser(Value v);
 Value readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
                      BlockArgument arg);
 
+/// A run-time check (cf.assert with `message`) that dim `dx` of buffer `x`
+/// equals `factor` times dim `dy` of buffer `y`, where their types leave
+/// either open: what the generated lowering checks, the library's call
+/// must check too (it would read past a buffer's end).
+void assertDimsAgree(OpBuilder &b, Location loc, Value x, int64_t dx, Value y,
+                     int64_t dy, StringRef message, int64_t factor = 1);
+
 /// `bytes` of host library scratch (oneDNN's scratchpad) for one call, as
 /// an i8 buffer allocated before it (tcc-place-scratch-buffers moves it to
 /// the stack or the arena); null when `bytes` is 0.

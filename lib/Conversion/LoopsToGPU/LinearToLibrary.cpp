@@ -124,7 +124,9 @@ int64_t hostScratchBytes(const LibraryGemm &g, bool constantB) {
   std::array<int64_t, call::kFields> f{};
   auto set = [&](int base, int64_t rows, int64_t cols, int64_t rowStride,
                  int64_t colStride, bool batched) {
-    f[base + call::kAddress] = 1; // present; the address is not read
+    // Present, at an address of its own (c at d's address would mean
+    // accumulating into d); the address is not read.
+    f[base + call::kAddress] = 1 + base;
     f[base + call::kRowStride] = rowStride;
     f[base + call::kColStride] = colStride;
     f[base + call::kBatchStride] = batched ? rows * cols : 0;
@@ -144,7 +146,7 @@ int64_t hostScratchBytes(const LibraryGemm &g, bool constantB) {
   if (g.residual)
     set(call::kC, m, n, n, 1, rank == 3);
   f[call::kBias] = g.bias ? 1 : 0;
-  f[call::kBiasStride] = 1;
+  f[call::kBiasStride] = g.bias ? 1 : 0;
   f[call::kConstantB] = constantB;
   return tccHostGemmScratchpadBytes(f.data());
 #else
@@ -250,6 +252,16 @@ struct LinearToLibraryPass
           b, loc, weight,
           AffineMapAttr::get(AffineMap::getPermutationMap(
               ArrayRef<unsigned>{1, 0}, b.getContext())));
+
+    // What the types leave open and the generated lowering checks.
+    int64_t rankA = cast<MemRefType>(a.getType()).getRank();
+    assertDimsAgree(b, loc, a, rankA - 1, bMatrix, 0,
+                    g.transposedB
+                        ? "tcc.linear: input features differ at runtime"
+                        : "tcc.matmul: contracting dims differ at runtime");
+    if (bias)
+      assertDimsAgree(b, loc, bias, 0, bMatrix, 1,
+                      "tcc.linear: bias size differs from the output features");
 
     // The result's sizes: a's leading dims, then N.
     auto resultType = cast<RankedTensorType>(g.result.getType());

@@ -49,3 +49,22 @@ func.func @bf16_stays(%x: tensor<1x2x6x6xbf16>, %w: tensor<4x2x3x3xbf16>) -> ten
   }
   return %0 : tensor<1x4x6x6xbf16>
 }
+
+// -----
+
+// Channels the types leave open are checked at run time, as the generated
+// lowering checks them: x's C against groups x the weight's.
+// CHECK-LABEL: func.func @open_channels
+//       CHECK:   %[[CG:.+]] = memref.dim %{{.+}}, %c1
+//       CHECK:   %[[C:.+]] = memref.dim %{{.+}}, %c1
+//       CHECK:   %[[EQ:.+]] = arith.cmpi eq, %[[C]], %[[CG]]
+//       CHECK:   cf.assert %[[EQ]], "tcc.conv2d: input channels differ from weight's at runtime"
+//       CHECK:   tcc_gpu.conv2d
+func.func @open_channels(%x: tensor<1x?x6x6xf32>, %w: tensor<4x?x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = fusion.group "conv"(%x, %w : tensor<1x?x6x6xf32>, tensor<4x?x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  ^bb0(%a: tensor<1x?x6x6xf32>, %b: tensor<4x?x3x3xf32>):
+    %1 = tcc.conv2d %a, %b {padding = array<i64: 1, 1>} : (tensor<1x?x6x6xf32>, tensor<4x?x3x3xf32>) -> tensor<1x4x6x6xf32>
+    fusion.yield %1 : tensor<1x4x6x6xf32>
+  }
+  return %0 : tensor<1x4x6x6xf32>
+}

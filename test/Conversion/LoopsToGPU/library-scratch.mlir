@@ -39,6 +39,23 @@ func.func @vit_linear(%x: tensor<?x197x768xf32>, %w: tensor<2304x768xf32>) -> te
 
 // -----
 
+// With a residual the reservation asks for the primitive the call makes
+// (a binary-add post-op: the residual is not the output).
+// CHECK-LABEL: func.func @vit_linear_residual
+//       CHECK:   %[[S:.+]] = memref.alloc() {alignment = 64 : i64} : memref<{{[1-9][0-9]*}}xi8>
+//       CHECK:   tcc_gpu.gemm %{{.+}}, %{{.+}} c %{{.+}} into %{{[^ ]+}} scratch %[[S]]
+func.func @vit_linear_residual(%x: tensor<?x197x3072xf32>, %w: tensor<768x3072xf32>, %r: tensor<?x197x768xf32>) -> tensor<?x197x768xf32> {
+  %0 = fusion.group "matmul"(%x, %w, %r : tensor<?x197x3072xf32>, tensor<768x3072xf32>, tensor<?x197x768xf32>) -> tensor<?x197x768xf32> {
+  ^bb0(%a: tensor<?x197x3072xf32>, %b: tensor<768x3072xf32>, %c: tensor<?x197x768xf32>):
+    %1 = tcc.linear %a, %b : (tensor<?x197x3072xf32>, tensor<768x3072xf32>) -> tensor<?x197x768xf32>
+    %2 = tcc.add %1, %c : (tensor<?x197x768xf32>, tensor<?x197x768xf32>) -> tensor<?x197x768xf32>
+    fusion.yield %2 : tensor<?x197x768xf32>
+  }
+  return %0 : tensor<?x197x768xf32>
+}
+
+// -----
+
 // Sizes the reservation cannot assume (an open channel count, an open K):
 // no scratch; the runtime's per-thread buffer serves the call.
 // CHECK-LABEL: func.func @open_sizes

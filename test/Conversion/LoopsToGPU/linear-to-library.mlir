@@ -179,3 +179,25 @@ func.func @large_linear(%x: tensor<?x768xf32>, %w: tensor<2304x768xf32>) -> tens
   }
   return %0 : tensor<?x2304xf32>
 }
+
+// -----
+
+// Sizes the types leave open are checked as the generated lowering checks
+// them: the input's and the weight's K, the bias against N (the library
+// would read past a buffer's end).
+// CHECK-LABEL: func.func @open_k
+//       CHECK:   %[[WT:.+]] = memref.transpose
+//       CHECK:   %[[KW:.+]] = memref.dim %[[WT]], %c0
+//       CHECK:   %[[KX:.+]] = memref.dim %{{.+}}, %c1
+//       CHECK:   %[[KEQ:.+]] = arith.cmpi eq, %[[KX]], %[[KW]]
+//       CHECK:   cf.assert %[[KEQ]], "tcc.linear: input features differ at runtime"
+//       CHECK:   cf.assert %{{.+}}, "tcc.linear: bias size differs from the output features"
+//       CHECK:   tcc_gpu.gemm
+func.func @open_k(%x: tensor<4x?xf32>, %w: tensor<8x?xf32>, %b: tensor<?xf32>) -> tensor<4x8xf32> {
+  %0 = fusion.group "matmul"(%x, %w, %b : tensor<4x?xf32>, tensor<8x?xf32>, tensor<?xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a0: tensor<4x?xf32>, %a1: tensor<8x?xf32>, %a2: tensor<?xf32>):
+    %1 = tcc.linear %a0, %a1, %a2 : (tensor<4x?xf32>, tensor<8x?xf32>, tensor<?xf32>) -> tensor<4x8xf32>
+    fusion.yield %1 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
