@@ -44,7 +44,7 @@ std::map<int64_t, std::vector<Packed>> packedWeights; // guarded by packedMutex
 
 memory packedWeight(dnnl::stream &stream, const memory &user,
                     const memory::desc &packed, const dnnl::reorder &reorder,
-                    bool constant, int64_t address) {
+                    bool constant, int64_t address, const char *what) {
   if (packed == user.get_desc())
     return user;
   std::unique_lock<std::mutex> lock(packedMutex, std::defer_lock);
@@ -55,11 +55,33 @@ memory packedWeight(dnnl::stream &stream, const memory &user,
         return p.weight;
   }
   memory source = user, weight(packed, cpuEngine());
-  reorder.execute(stream, source, weight);
-  stream.wait();
+  try {
+    reorder.execute(stream, source, weight);
+    stream.wait();
+  } catch (const dnnl::error &e) {
+    fail(what, std::string("cannot reorder the weight: ") + e.what());
+  }
   if (constant)
     packedWeights[address].push_back({user.get_desc(), packed, weight});
   return weight;
+}
+
+memory scratchpadMemory(const memory::desc &desc, int64_t address,
+                        int64_t bytes) {
+  size_t needed = desc.get_size();
+  void *buffer = address && bytes >= int64_t(needed) ? at(address)
+                                                     : scratchpad(needed);
+  return memory(desc, cpuEngine(), buffer);
+}
+
+void execute(const dnnl::primitive &primitive, dnnl::stream &stream,
+             const std::unordered_map<int, memory> &args, const char *what) {
+  try {
+    primitive.execute(stream, args);
+    stream.wait();
+  } catch (const dnnl::error &e) {
+    fail(what, std::string("the call failed: ") + e.what());
+  }
 }
 
 } // namespace tcc::dnnl_runtime

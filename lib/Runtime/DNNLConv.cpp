@@ -133,24 +133,18 @@ Plan makePlan(const int64_t *f) {
           dnnl::reorder::primitive_desc(cpuEngine(), plan.userWeight,
                                         cpuEngine(), plan.weight));
   } catch (const dnnl::error &e) {
-    throw std::runtime_error(std::string("cannot make the convolution: ") + e.what() + " (" +
-         std::to_string(n) + "x" + std::to_string(c) + "x" +
-         std::to_string(h) + "x" + std::to_string(w) + " by " +
-         std::to_string(o) + "x" + std::to_string(c / g) + "x" +
-         std::to_string(kh) + "x" + std::to_string(kw) + ")");
+    throw std::runtime_error(
+        std::string("cannot make the convolution: ") + e.what() + " (" +
+        std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) +
+        "x" + std::to_string(w) + " by " + std::to_string(o) + "x" +
+        std::to_string(c / g) + "x" + std::to_string(kh) + "x" +
+        std::to_string(kw) + ")");
   }
   return plan;
 }
 
 PlanCache<Key, Plan> plans;
 
-/// The call's scratch (compile-time reserved) when large enough, else the
-/// thread's.
-void *scratchpadFor(const int64_t *f, size_t bytes) {
-  if (f[call::kScratch] && f[call::kScratchBytes] >= int64_t(bytes))
-    return at(f[call::kScratch]);
-  return scratchpad(bytes);
-}
 
 /// A convolution over zero input channels (oneDNN wants at least one):
 /// the sum is empty, out = activation(bias + residual).
@@ -188,55 +182,35 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
     return emptySum(f);
 
   Key key = keyOf(f);
-  std::shared_ptr<const Plan> plan;
-  try {
-    plan = plans.get(key, [&] { return makePlan(f); });
-  } catch (const std::exception &e) {
-    fail(e.what());
-  }
+  std::shared_ptr<const Plan> plan =
+      plans.getOrFail(key, [&] { return makePlan(f); }, "convolution");
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
-  memory weight;
-  try {
-    weight = packedWeight(
-        stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
-        plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
-        f[call::kWeight]);
-  } catch (const dnnl::error &e) {
-    fail(std::string("cannot reorder the weight: ") + e.what());
-  }
+  memory weight = packedWeight(
+      stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
+      plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
+      f[call::kWeight], "convolution");
 
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->x, engine, at(f[call::kX]))},
       {DNNL_ARG_WEIGHTS, weight},
       {DNNL_ARG_DST, memory(plan->out, engine, at(f[call::kOut]))},
       {DNNL_ARG_SCRATCHPAD,
-       memory(plan->scratchpad, engine,
-              scratchpadFor(f, plan->scratchpad.get_size()))}};
+       scratchpadMemory(plan->scratchpad, f[call::kScratch],
+                        f[call::kScratchBytes])}};
   if (f[call::kBias])
     args.emplace(DNNL_ARG_BIAS, memory(plan->bias, engine, at(f[call::kBias])));
   if (f[call::kResidual])
     args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                  memory(plan->residual, engine, at(f[call::kResidual])));
-  try {
-    plan->primitive.execute(stream, args);
-    stream.wait();
-  } catch (const dnnl::error &e) {
-    fail(std::string("the convolution failed: ") + e.what());
-  }
+  execute(plan->primitive, stream, args, "convolution");
 }
-
 
 extern "C" int64_t tccHostConvScratchpadBytes(const int64_t *f) {
   for (int field : {call::kBatch, call::kInChannels, call::kOutChannels,
                     call::kOutHeight, call::kOutWidth})
     if (f[field] == 0)
       return 0; // computed without oneDNN
-  try {
-    return plans.get(keyOf(f), [&] { return makePlan(f); })
-        ->scratchpad.get_size();
-  } catch (const std::exception &) {
-    return 0; // the call itself will say why
-  }
+  return plans.scratchpadBytes(keyOf(f), [&] { return makePlan(f); });
 }

@@ -171,7 +171,8 @@ Plan makePlan(const int64_t *f) {
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f, 0.0f);
     break;
   default:
-    throw std::runtime_error("unknown epilogue " + std::to_string(f[call::kEpilogue]));
+    throw std::runtime_error("unknown epilogue " +
+                             std::to_string(f[call::kEpilogue]));
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
@@ -187,23 +188,17 @@ Plan makePlan(const int64_t *f) {
       plan.bReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
           cpuEngine(), plan.userB, cpuEngine(), plan.b));
   } catch (const dnnl::error &e) {
-    throw std::runtime_error(std::string("cannot make the product: ") + e.what() + " (batch " +
-         std::to_string(s.batch) + ", " + std::to_string(s.m) + "x" +
-         std::to_string(s.k) + " by " + std::to_string(s.k) + "x" +
-         std::to_string(s.n) + ")");
+    throw std::runtime_error(
+        std::string("cannot make the product: ") + e.what() + " (batch " +
+        std::to_string(s.batch) + ", " + std::to_string(s.m) + "x" +
+        std::to_string(s.k) + " by " + std::to_string(s.k) + "x" +
+        std::to_string(s.n) + ")");
   }
   return plan;
 }
 
 PlanCache<Key, Plan> plans;
 
-/// The call's scratch (compile-time reserved) when large enough, else the
-/// thread's.
-void *scratchpadFor(const int64_t *f, size_t bytes) {
-  if (f[call::kScratch] && f[call::kScratchBytes] >= int64_t(bytes))
-    return at(f[call::kScratch]);
-  return scratchpad(bytes);
-}
 
 /// A product over an empty sum (K = 0; oneDNN wants K >= 1):
 /// d = epilogue(c + bias).
@@ -252,51 +247,32 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
     return emptySum(f);
 
   Key key = keyOf(f);
-  std::shared_ptr<const Plan> plan;
-  try {
-    plan = plans.get(key, [&] { return makePlan(f); });
-  } catch (const std::exception &e) {
-    fail(e.what());
-  }
+  std::shared_ptr<const Plan> plan =
+      plans.getOrFail(key, [&] { return makePlan(f); }, "matrix product");
 
   dnnl::engine &engine = cpuEngine();
   dnnl::stream stream(engine);
-  memory b;
-  try {
-    b = packedWeight(stream, memory(plan->userB, engine, at(f[call::kB])),
-                     plan->b, plan->bReorder, f[call::kConstantB] != 0,
-                     f[call::kB]);
-  } catch (const dnnl::error &e) {
-    fail(std::string("cannot reorder the weight: ") + e.what());
-  }
+  memory b = packedWeight(
+      stream, memory(plan->userB, engine, at(f[call::kB])), plan->b,
+      plan->bReorder, f[call::kConstantB] != 0, f[call::kB], "matrix product");
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->a, engine, at(f[call::kA]))},
       {DNNL_ARG_WEIGHTS, b},
       {DNNL_ARG_DST, memory(plan->d, engine, at(f[call::kD]))},
       {DNNL_ARG_SCRATCHPAD,
-       memory(plan->scratchpad, engine,
-              scratchpadFor(f, plan->scratchpad.get_size()))}};
+       scratchpadMemory(plan->scratchpad, f[call::kScratch],
+                        f[call::kScratchBytes])}};
   if (f[call::kBias])
     args.emplace(DNNL_ARG_BIAS, memory(plan->bias, engine, at(f[call::kBias])));
   if (f[call::kC] && !plan->accumulate)
     args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                  memory(plan->c, engine, at(f[call::kC])));
-  try {
-    plan->primitive.execute(stream, args);
-    stream.wait();
-  } catch (const dnnl::error &e) {
-    fail(std::string("the product failed: ") + e.what());
-  }
+  execute(plan->primitive, stream, args, "matrix product");
 }
 
 extern "C" int64_t tccHostGemmScratchpadBytes(const int64_t *f) {
   for (int field : {call::kBatch, call::kM, call::kN, call::kK})
     if (f[field] == 0)
       return 0; // computed without oneDNN
-  try {
-    return plans.get(keyOf(f), [&] { return makePlan(f); })
-        ->scratchpad.get_size();
-  } catch (const std::exception &) {
-    return 0; // the call itself will say why
-  }
+  return plans.scratchpadBytes(keyOf(f), [&] { return makePlan(f); });
 }

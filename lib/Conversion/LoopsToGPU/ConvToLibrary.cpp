@@ -110,9 +110,11 @@ int64_t hostScratchBytes(Conv2dOp conv, bool residual, bool relu,
   auto w = cast<RankedTensorType>(conv.getWeight().getType());
   auto y = cast<RankedTensorType>(conv.getType());
   int64_t n = x.isDynamicDim(L.n) ? 1 : x.getDimSize(L.n);
-  int64_t c = x.getDimSize(L.c), h = x.getDimSize(L.h), wd = x.getDimSize(L.w);
-  int64_t o = y.getDimSize(L.c), oh = y.getDimSize(L.h), ow = y.getDimSize(L.w);
-  int64_t kh = w.getDimSize(L.h), kw = w.getDimSize(L.w), cg = w.getDimSize(L.c);
+  int64_t c = x.getDimSize(L.c), h = x.getDimSize(L.h);
+  int64_t wd = x.getDimSize(L.w), o = y.getDimSize(L.c);
+  int64_t oh = y.getDimSize(L.h), ow = y.getDimSize(L.w);
+  int64_t kh = w.getDimSize(L.h), kw = w.getDimSize(L.w);
+  int64_t cg = w.getDimSize(L.c);
   for (int64_t v : {c, h, wd, o, oh, ow, kh, kw, cg})
     if (ShapedType::isDynamic(v))
       return 0;
@@ -186,14 +188,12 @@ struct ConvToLibraryPass
     b.setInsertionPoint(group);
     Location loc = lc.conv.getLoc();
 
-    Value x = readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getX()));
-    Value w =
-        readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getWeight()));
-    Value bias, residual;
-    if (lc.conv.getBias())
-      bias = readGroupInput(b, loc, group, cast<BlockArgument>(lc.conv.getBias()));
-    if (lc.residual)
-      residual = readGroupInput(b, loc, group, lc.residual);
+    auto read = [&](Value arg) -> Value {
+      return arg ? readGroupInput(b, loc, group, cast<BlockArgument>(arg))
+                 : Value();
+    };
+    Value x = read(lc.conv.getX()), w = read(lc.conv.getWeight());
+    Value bias = read(lc.conv.getBias()), residual = read(lc.residual);
     // The library call takes NCHW-ordered views: a channels-last operand
     // is a transposed view of its NHWC (or OHWI) buffer, its strides say
     // how it lies.
@@ -267,9 +267,10 @@ struct ConvToLibraryPass
             dynamic.push_back(outputSize(d));
     // What the types leave open and the generated lowering checks (x and
     // w are NCHW-ordered views here).
-    assertDimsAgree(b, loc, x, 1, w, 1,
-                    "tcc.conv2d: input channels differ from weight's at runtime",
-                    lc.conv.getGroups());
+    assertDimsAgree(
+        b, loc, x, 1, w, 1,
+        "tcc.conv2d: input channels differ from weight's at runtime",
+        lc.conv.getGroups());
     if (bias)
       assertDimsAgree(b, loc, bias, 0, w, 0,
                       "tcc.conv2d: bias size differs from the output channels");
