@@ -77,17 +77,8 @@ std::optional<LibraryConv> libraryConv(fusion::GroupOp group, bool host) {
     return std::nullopt; // cuDNN pads both sides alike
 
   LibraryConv lc{conv, nullptr, nullptr, nullptr, conv.getResult()};
-  if (auto add = dyn_cast_or_null<AddOp>(onlyUser(lc.result))) {
-    Value other = add.getLhs() == lc.result ? add.getRhs() : add.getLhs();
-    // The same shape (no broadcast), read straight from the group's input.
-    if (other != lc.result && isGroupArgument(other, group) &&
-        other.getType() == lc.result.getType() &&
-        add.getType() == lc.result.getType()) {
-      lc.residualAdd = add;
-      lc.residual = cast<BlockArgument>(other);
-      lc.result = add.getResult();
-    }
-  }
+  if ((lc.residualAdd = residualAddOf(lc.result, group, lc.residual)))
+    lc.result = lc.residualAdd.getResult();
   if (auto relu = dyn_cast_or_null<ReluOp>(onlyUser(lc.result))) {
     lc.relu = relu;
     lc.result = relu.getResult();

@@ -26,6 +26,19 @@ Operation *tcc::onlyUser(Value v) {
   return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
 }
 
+tcc::AddOp tcc::residualAddOf(Value v, fusion::GroupOp group,
+                              BlockArgument &residual) {
+  auto add = dyn_cast_or_null<AddOp>(onlyUser(v));
+  if (!add)
+    return nullptr;
+  Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
+  if (other == v || !isGroupArgument(other, group) ||
+      other.getType() != v.getType() || add.getType() != v.getType())
+    return nullptr;
+  residual = cast<BlockArgument>(other);
+  return add;
+}
+
 Value tcc::readGroupInput(OpBuilder &b, Location loc, fusion::GroupOp group,
                           BlockArgument arg) {
   Value input = group.getInputs()[arg.getArgNumber()];

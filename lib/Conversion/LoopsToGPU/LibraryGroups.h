@@ -10,6 +10,7 @@
 #define TCC_LIB_CONVERSION_LOOPSTOGPU_LIBRARYGROUPS_H
 
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
@@ -25,6 +26,11 @@ bool isConstantGroupInput(fusion::GroupOp group, Value arg);
 
 /// `v`'s one user, or null.
 Operation *onlyUser(Value v);
+
+/// The add that is `v`'s one use and adds a group input of `v`'s own type
+/// to it (a residual, no broadcast), which the library takes into its
+/// epilogue, with that input in `residual`; null otherwise.
+AddOp residualAddOf(Value v, fusion::GroupOp group, BlockArgument &residual);
 
 /// A read-only buffer (fully dynamic strides) of the group input behind
 /// block argument `arg`, built before the group.

@@ -81,17 +81,8 @@ std::optional<LibraryGemm> libraryGemm(fusion::GroupOp group) {
     if (v && !isGroupArgument(v, group))
       return std::nullopt;
 
-  if (auto add = dyn_cast_or_null<AddOp>(onlyUser(g.result))) {
-    Value other = add.getLhs() == g.result ? add.getRhs() : add.getLhs();
-    // The same shape (no broadcast), read straight from the group's input.
-    if (other != g.result && isGroupArgument(other, group) &&
-        other.getType() == g.result.getType() &&
-        add.getType() == g.result.getType()) {
-      g.residualAdd = add;
-      g.residual = cast<BlockArgument>(other);
-      g.result = add.getResult();
-    }
-  }
+  if ((g.residualAdd = residualAddOf(g.result, group, g.residual)))
+    g.result = g.residualAdd.getResult();
   Operation *next = onlyUser(g.result);
   if (isa_and_nonnull<ReluOp>(next)) {
     g.activation = next;
