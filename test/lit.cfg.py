@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "TCC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
@@ -20,7 +20,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "FileCheck", "not", "llvm-objdump"], tool_dirs)
+llvm_config.add_tool_substitutions(["tcc-opt", "tcc-run", "tcc-compile", "tcc-run-lib", "tcc-capi-test", "FileCheck", "not", "llvm-objdump"], tool_dirs)
 
 # The ONNX importer is built where libonnx-dev is installed; its tests say
 # `REQUIRES: onnx` and read the ONNX backend tests of libonnx-testdata

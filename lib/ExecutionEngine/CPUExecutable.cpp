@@ -362,6 +362,16 @@ CPUExecutable::versions(StringRef name) const {
   return out;
 }
 
+std::vector<const FunctionSignature *> CPUExecutable::entries() const {
+  std::vector<const FunctionSignature *> out;
+  for (const FunctionSignature &sig : signatures)
+    if (llvm::none_of(out, [&](const FunctionSignature *seen) {
+          return seen->entry == sig.entry;
+        }))
+      out.push_back(&sig);
+  return out;
+}
+
 const FunctionSignature *
 CPUExecutable::dispatch(StringRef name,
                         const std::vector<std::vector<int64_t>> &shapes,
@@ -394,7 +404,7 @@ const FunctionSignature *CPUExecutable::lookup(StringRef name) const {
 
 LogicalResult
 CPUExecutable::checkInputs(const FunctionSignature &sig,
-                           const std::vector<HostTensor> &inputs,
+                           const std::vector<TensorView> &inputs,
                            std::string &error, bool shapes) {
   if (inputs.size() != sig.inputs.dtypes.size()) {
     error = "function '" + sig.name + "' expects " +
@@ -405,7 +415,7 @@ CPUExecutable::checkInputs(const FunctionSignature &sig,
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto &shape = sig.inputs.shapes[i];
     DType dt = sig.inputs.dtypes[i];
-    const HostTensor &t = inputs[i];
+    const TensorView &t = inputs[i];
     std::string expected = shapeString(shape, dt);
     if (t.dtype != dt) {
       error = "input " + std::to_string(i) + ": expected " + expected +
@@ -422,7 +432,7 @@ CPUExecutable::checkInputs(const FunctionSignature &sig,
   if (!shapes)
     return success();
   std::vector<std::vector<int64_t>> actual;
-  for (const HostTensor &t : inputs)
+  for (const TensorView &t : inputs)
     actual.push_back(t.shape);
   if (auto violation = sig.guards.check(actual)) {
     error = violation->second;
@@ -435,9 +445,9 @@ namespace {
 /// A memref descriptor as 64-bit words.
 struct Descriptor {
   std::vector<int64_t> words;
-  static Descriptor forTensor(const HostTensor &t) {
+  static Descriptor forTensor(const TensorView &t) {
     Descriptor d;
-    auto ptr = reinterpret_cast<int64_t>(t.data.data());
+    auto ptr = reinterpret_cast<int64_t>(t.data);
     d.words = {ptr, ptr, 0};
     int64_t stride = 1;
     std::vector<int64_t> strides(t.shape.size());
@@ -452,12 +462,30 @@ struct Descriptor {
 };
 } // namespace
 
+std::string TensorView::typeString() const {
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + ::tcc::runtime::dtypeName(dtype);
+}
+
 LogicalResult CPUExecutable::call(StringRef name,
                                   const std::vector<HostTensor> &inputs,
                                   std::vector<HostTensor> &results,
                                   std::string &error, bool hostChecks) {
-  std::vector<std::vector<int64_t>> shapes;
+  std::vector<TensorView> views;
+  views.reserve(inputs.size());
   for (const HostTensor &t : inputs)
+    views.push_back(TensorView::of(t));
+  return call(name, views, results, error, hostChecks);
+}
+
+LogicalResult CPUExecutable::call(StringRef name,
+                                  const std::vector<TensorView> &inputs,
+                                  std::vector<HostTensor> &results,
+                                  std::string &error, bool hostChecks) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const TensorView &t : inputs)
     shapes.push_back(t.shape);
   const FunctionSignature *sig = lookup(name);
   if (!sig || sig->entry != name)
@@ -469,7 +497,7 @@ LogicalResult CPUExecutable::call(StringRef name,
     return failure();
 
   std::vector<Descriptor> descs;
-  for (const HostTensor &t : inputs)
+  for (const TensorView &t : inputs)
     descs.push_back(Descriptor::forTensor(t));
   // Results: the guard status (i64), then one descriptor per tensor. With
   // no tensor results the status alone is returned by value, which the
@@ -508,10 +536,7 @@ LogicalResult CPUExecutable::call(StringRef name,
   }
   bool workspaceTooSmall = workspace.lastRequestTooLarge();
   if (int64_t status = resultStorage[0]) {
-    std::vector<std::vector<int64_t>> actual;
-    for (const HostTensor &t : inputs)
-      actual.push_back(t.shape);
-    auto violation = sig->guards.check(actual);
+    auto violation = sig->guards.check(shapes);
     error = violation ? violation->second
                       : "the compiled entry rejected its inputs (guard " +
                             std::to_string(status) + ")";
@@ -521,8 +546,8 @@ LogicalResult CPUExecutable::call(StringRef name,
   // Results may share an allocation (`return %0, %0`) or alias an input:
   // copy every result first, then free each distinct allocation once.
   std::set<int64_t> inputPtrs, toFree;
-  for (const HostTensor &t : inputs)
-    inputPtrs.insert(reinterpret_cast<int64_t>(t.data.data()));
+  for (const TensorView &t : inputs)
+    inputPtrs.insert(reinterpret_cast<int64_t>(t.data));
   results.clear();
   size_t w = 1;
   for (size_t r = 0; r < sig->results.shapes.size(); ++r) {

@@ -28,6 +28,20 @@ struct TensorSignature {
   std::vector<std::vector<int64_t>> shapes; // ShapedType::kDynamic for `?`
 };
 
+/// A caller's dense row-major tensor, read in place (no copy): what the C
+/// API and the Python bindings pass.
+struct TensorView {
+  ::tcc::runtime::DType dtype = ::tcc::runtime::DType::F32;
+  std::vector<int64_t> shape;
+  const void *data = nullptr;
+
+  static TensorView of(const ::tcc::runtime::HostTensor &t) {
+    return {t.dtype, t.shape, t.data.data()};
+  }
+  /// "2x3xf32" (rank 0: "f32").
+  std::string typeString() const;
+};
+
 /// Shape buckets: the size symbol `symbol` split at `upperBounds`.
 /// "B:1,8,64" compiles versions for B = 1, 2 <= B <= 8, 9 <= B <= 64 and
 /// B >= 65; a version whose range is one value is a static compile.
@@ -106,6 +120,10 @@ public:
                      const std::vector<::tcc::runtime::HostTensor> &inputs,
                      std::vector<::tcc::runtime::HostTensor> &results,
                      std::string &error, bool hostChecks = true);
+  /// The same on views of the caller's memory: inputs are not copied.
+  LogicalResult call(StringRef name, const std::vector<TensorView> &inputs,
+                     std::vector<::tcc::runtime::HostTensor> &results,
+                     std::string &error, bool hostChecks = true);
 
   /// Seconds the compiled code of the last call ran (without the input
   /// checks and the copy of the results into HostTensors).
@@ -116,13 +134,16 @@ public:
   /// or leave it to grow a block of its own.
   ::tcc::runtime::Workspace &getWorkspace() { return workspace; }
 
+  /// One signature per public entry (its first version with buckets).
+  std::vector<const FunctionSignature *> entries() const;
+
   /// The versions compiled for entry `name` (one without buckets).
   std::vector<const FunctionSignature *> versions(StringRef name) const;
 
   /// Checks `inputs` against `sig`: count, dtypes, ranks, then the shape
   /// guards (static dims, equal dims, ranges, divisibility).
   static LogicalResult checkInputs(const FunctionSignature &sig,
-                                   const std::vector<::tcc::runtime::HostTensor> &inputs,
+                                   const std::vector<TensorView> &inputs,
                                    std::string &error,
                                    bool shapes = true);
 

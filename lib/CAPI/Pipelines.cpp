@@ -1,0 +1,50 @@
+//===- Pipelines.cpp - tcc's pipeline builders for the C API --------------===//
+
+#include "tcc-c/Pipelines.h"
+
+#include "CAPIUtils.h"
+#include "tcc/Pipelines/Pipelines.h"
+
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+
+using namespace mlir;
+
+template <typename Options, typename Build>
+static MlirLogicalResult build(MlirOpPassManager pm, MlirStringRef options,
+                               MlirStringCallback errorCallback,
+                               void *userData, Build buildPipeline) {
+  std::string error;
+  std::unique_ptr<Options> parsed =
+      mlir::tcc::capi::parseOptions<Options>(unwrap(options), error);
+  if (!parsed) {
+    mlir::tcc::capi::report(error, errorCallback, userData);
+    return mlirLogicalResultFailure();
+  }
+  buildPipeline(*unwrap(pm), *parsed);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult tccBuildCPUPipeline(MlirOpPassManager pm,
+                                      MlirStringRef options,
+                                      MlirStringCallback errorCallback,
+                                      void *userData) {
+  return build<mlir::tcc::CPUPipelineOptions>(pm, options, errorCallback, userData,
+                                        mlir::tcc::buildCPUPipeline);
+}
+
+MlirLogicalResult tccBuildCUDAPipeline(MlirOpPassManager pm,
+                                       MlirStringRef options,
+                                       MlirStringCallback errorCallback,
+                                       void *userData) {
+  return build<mlir::tcc::CUDAPipelineOptions>(pm, options, errorCallback, userData,
+                                         mlir::tcc::buildCUDAPipeline);
+}
+
+MlirLogicalResult tccBuildTCCToLinalgPipeline(MlirOpPassManager pm,
+                                              MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData) {
+  return build<mlir::tcc::CPUPipelineOptions>(pm, options, errorCallback, userData,
+                                        mlir::tcc::buildTCCToLinalgPipeline);
+}

@@ -1,0 +1,165 @@
+"""tcc as a torch.compile backend.
+
+    model = torch.compile(model, backend=tcc.dynamo_backend)
+    torch._dynamo.mark_dynamic(x, 0)      # batch: a tcc size symbol
+    y = model(x)
+
+Dynamo captures the graph; AOTAutograd lowers it to aten ops
+(functionalized, with DECOMPOSITIONS applied); fx_importer turns that into
+a tcc function whose dynamic dims are size symbols with Dynamo's ranges;
+tcc JIT-compiles it once for every size in range. A graph with ops tcc
+does not take runs eagerly instead, with a TCCFallbackWarning that lists
+each op and why (and a record in `stats`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+log = logging.getLogger("tcc.dynamo")
+
+
+class TCCFallbackWarning(UserWarning):
+    """A graph (or part) runs in eager PyTorch instead of tcc."""
+
+
+@dataclass
+class GraphRecord:
+    """What the backend did with one graph."""
+    name: str
+    status: str                   # "compiled" or "fallback"
+    reason: str = ""              # why it fell back
+    import_seconds: float = 0.0   # FX -> tcc IR
+    compile_seconds: float = 0.0  # tcc IR -> machine code (0 on a cache hit)
+    cache_hit: bool = False
+    symbols: dict = field(default_factory=dict)
+    mlir: str = ""
+
+
+#: One record per graph the backend was given, in order.
+stats: list[GraphRecord] = []
+_cache: dict[tuple[str, str], Any] = {}
+_lock = threading.Lock()
+
+
+def reset() -> None:
+    """Forgets the records and the compiled-graph cache."""
+    with _lock:
+        stats.clear()
+        _cache.clear()
+
+
+def _compile_graph(gm, example_inputs, options, fallback: bool, name: str):
+    import torch
+    from . import _api
+    from .fx_importer import UnsupportedGraph, import_graph
+
+    start = time.perf_counter()
+    try:
+        imported = import_graph(gm, example_inputs, func_name="forward")
+    except UnsupportedGraph as e:
+        record = GraphRecord(name, "fallback", str(e),
+                             time.perf_counter() - start)
+        stats.append(record)
+        if not fallback:
+            raise
+        warnings.warn(f"tcc: graph {name} runs in eager PyTorch: {e}",
+                      TCCFallbackWarning, stacklevel=2)
+        return gm.forward
+    imported_at = time.perf_counter()
+
+    key = (imported.mlir, _api._options_string(options))
+    with _lock:
+        exe = _cache.get(key)
+    hit = exe is not None
+    if not hit:
+        try:
+            exe = _api.compile(imported.mlir, options=options)
+        except _api.TCCError as e:
+            stats.append(GraphRecord(name, "fallback", str(e),
+                                     imported_at - start,
+                                     mlir=imported.mlir))
+            if not fallback:
+                raise
+            warnings.warn(f"tcc: graph {name} runs in eager PyTorch: tcc "
+                          f"could not compile it: {e}", TCCFallbackWarning,
+                          stacklevel=2)
+            return gm.forward
+        with _lock:
+            _cache[key] = exe
+    stats.append(GraphRecord(name, "compiled", "", imported_at - start,
+                             time.perf_counter() - imported_at, hit,
+                             dict(imported.symbols), imported.mlir))
+    log.info("tcc: compiled graph %s (symbols %s)", name, imported.symbols)
+    return _make_runner(exe, imported, torch)
+
+
+def _make_runner(exe, imported, torch) -> Callable:
+    func = imported.func_name
+    tensor_inputs = list(imported.tensor_inputs)
+    outputs = list(imported.outputs)
+    bf16 = [dt == torch.bfloat16 for dt in imported.dtypes]
+
+    def to_torch(array, k):
+        t = torch.from_numpy(array)
+        return t.view(torch.bfloat16) if bf16[k] else t
+
+    def run(*args):
+        ins = []
+        for i in tensor_inputs:
+            t = args[i]
+            if t.requires_grad:
+                t = t.detach()
+            ins.append(t if t.is_contiguous() else t.contiguous())
+        results = exe.run(func, *ins)
+        out = []
+        for kind, value in outputs:
+            if kind == "result":
+                out.append(to_torch(results[value], value))
+            elif kind == "input":
+                out.append(args[value])
+            else:
+                raise RuntimeError(f"tcc: unexpected output kind {kind}")
+        return out
+
+    return run
+
+
+def make_backend(*, options: dict[str, Any] | str | None = None,
+                 fallback: bool = True) -> Callable:
+    """A torch.compile backend with tcc's CPU pipeline `options` (as
+    tcc.compile takes them). With fallback=False, a graph tcc cannot take
+    raises instead of running eagerly."""
+    from torch._dynamo.backends.common import aot_autograd
+    from .fx_importer import DECOMPOSITIONS
+
+    counter = [0]
+
+    def fw_compiler(gm, example_inputs):
+        counter[0] += 1
+        return _compile_graph(gm, example_inputs, options, fallback,
+                              f"#{counter[0]}")
+
+    return aot_autograd(fw_compiler=fw_compiler,
+                        decompositions=DECOMPOSITIONS)
+
+
+class _LazyBackend:
+    """`tcc.dynamo_backend` without importing torch at `import tcc`."""
+
+    def __init__(self):
+        self._backend = None
+
+    def __call__(self, gm, example_inputs, **kwargs):
+        if self._backend is None:
+            self._backend = make_backend()
+        return self._backend(gm, example_inputs, **kwargs)
+
+    __name__ = "tcc"
+
+
+dynamo_backend = _LazyBackend()

@@ -1,0 +1,2085 @@
+"""Translate torch.compile's aten-level FX graphs into tcc dialect MLIR text.
+
+This is the core of `tcc.dynamo_backend`. AOTAutograd hands a backend's
+forward compiler a functional, aten-level `torch.fx.GraphModule` whose
+placeholders are (in order) the parameters and user inputs as FakeTensors,
+with a SymInt placeholder for every dynamic size Dynamo passes separately.
+`import_graph` turns that graph into one public `func.func` of tcc ops:
+
+* tensor placeholders become function arguments (weights are inputs, as in
+  examples/*.mlir); dynamic dims are named after their sympy symbols
+  (`tcc.shape = #tcc.shape<[s77, 10, 768]>`) and every symbol's range from the
+  ShapeEnv becomes a `tcc.constraints` entry, so one compile serves every size
+  Dynamo's guards admit;
+* SymInt placeholders are not passed: a size the function needs (a reshape's
+  target shape, a SymInt used as a scalar) is rebuilt from `tensor.dim` of the
+  argument that carries the symbol, with arith ops that tcc's --symbolic-shapes
+  analysis traces (muli/addi), so the analysis sees the exact expressions;
+* every other node goes through `HANDLERS`, a dict from aten overload packet to
+  a handler that emits tcc ops. Element types and shapes always come from
+  `node.meta['val']` (the FakeTensor AOTAutograd computed), never re-derived;
+* nodes with no handler (or a handler that cannot take this instance) are all
+  collected and reported together in one `UnsupportedGraph`, so a caller can
+  fall back with a complete list.
+
+`DECOMPOSITIONS` is the table to pass to `aot_autograd`: core ATen's
+decompositions minus every op tcc takes whole (layer_norm, gelu, softmax,
+addmm, sdpa, ...), so graphs stay at tcc's op granularity.
+
+Ops are emitted lazily where that saves work: a transpose feeding `addmm`/`mm`
+is folded into `tcc.linear` (weight [out, in]) and never materialized, and the
+extra results of multi-result ops (layer_norm's mean/rstd, sdpa's logsumexp,
+unbind's pieces) are only computed when a `getitem` asks for them.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sympy
+import torch
+import torch.fx
+
+__all__ = ["UnsupportedGraph", "ImportedGraph", "import_graph", "DECOMPOSITIONS", "HANDLERS"]
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+INT64_MAX = 9223372036854775807
+
+# torch dtype -> MLIR element type. Anything else is unsupported (tcc's
+# TCC_Tensor holds f16, bf16, f32, f64, i1, i8, i32, i64).
+_DTYPES = {
+    torch.float32: "f32",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.float64: "f64",
+    torch.int64: "i64",
+    torch.int32: "i32",
+    torch.int8: "i8",
+    torch.bool: "i1",
+}
+_FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+
+# Bit patterns of non-finite floats (MLIR float literals have no inf/nan).
+_NONFINITE_HEX = {
+    "f32": ("0x7F800000", "0xFF800000", "0x7FC00000"),
+    "f16": ("0x7C00", "0xFC00", "0x7E00"),
+    "bf16": ("0x7F80", "0xFF80", "0x7FC0"),
+    "f64": ("0x7FF0000000000000", "0xFFF0000000000000", "0x7FF8000000000000"),
+}
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+
+class UnsupportedGraph(Exception):
+    """Raised when the graph has nodes tcc cannot take.
+
+    `ops` holds (target name, reason) per unsupported node, in graph order;
+    str(e) lists every one of them, one per line.
+    """
+
+    def __init__(self, ops: list[tuple[str, str]], nodes: list[str] | None = None):
+        self.ops = list(ops)
+        self.nodes = list(nodes) if nodes else [""] * len(self.ops)
+        lines = []
+        for (name, reason), node in zip(self.ops, self.nodes):
+            where = f" (node {node})" if node else ""
+            lines.append(f"{name}{where}: {reason}")
+        super().__init__(
+            f"tcc cannot import {len(self.ops)} node(s):\n" + "\n".join(lines)
+        )
+
+
+@dataclass
+class ImportedGraph:
+    """One FX graph as tcc MLIR plus what a caller needs to call it.
+
+    mlir:          a module with one public func.func @<func_name>.
+    tensor_inputs: FX placeholder positions (== runtime arg positions) passed
+                   to the function, in argument order.
+    symbols:       size symbol -> (min, max or None), from the ShapeEnv.
+    outputs:       per FX output element: ("result", k) the function's result
+                   k; ("input", i) runtime arg i returned unchanged;
+                   ("symint", expr) a size expression over `symbols`;
+                   ("const", value) a Python constant; ("none", None).
+    dtypes:        torch dtype of each function result.
+    symbol_sources: symbol -> (runtime arg position, dim) that carries it.
+    """
+
+    mlir: str
+    func_name: str
+    tensor_inputs: list[int]
+    symbols: dict[str, tuple[int, int | None]]
+    outputs: list
+    dtypes: list
+    symbol_sources: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _symint_exprs: dict = field(default_factory=dict, repr=False)
+
+    def symbol_values(self, args) -> dict[str, int]:
+        """Each size symbol's value for these runtime args."""
+        return {s: int(args[p].shape[d]) for s, (p, d) in self.symbol_sources.items()}
+
+    def eval_symint(self, expr_str: str, args) -> int:
+        """Evaluates a ("symint", expr) output for these runtime args."""
+        expr = self._symint_exprs.get(expr_str)
+        if expr is None:
+            expr = sympy.sympify(expr_str)
+        vals = self.symbol_values(args)
+        subs = {sym: vals[sym.name] for sym in expr.free_symbols}
+        return int(expr.xreplace(subs))
+
+    def output_values(self, args, results) -> list:
+        """The FX graph's output list from the runtime args and the results."""
+        out = []
+        for kind, v in self.outputs:
+            if kind == "result":
+                out.append(results[v])
+            elif kind == "input":
+                out.append(args[v])
+            elif kind == "symint":
+                out.append(self.eval_symint(v, args))
+            else:
+                out.append(v)
+        return out
+
+
+# ---------------------------------------------------------------------------
+# Values flowing through the importer
+# ---------------------------------------------------------------------------
+
+
+class _Unsupported(Exception):
+    """A handler cannot lower this node; the message is the reason."""
+
+
+@dataclass(eq=False)
+class _T:
+    """A tensor value: its shape (ints / sympy exprs), dtype, and SSA name.
+
+    `make` materializes the value on first use (lazy transposes, extra
+    results nobody reads). `transposed_from` marks a 2-D transpose so that
+    addmm/mm can fold it into tcc.linear's [out, in] weight.
+    """
+
+    shape: tuple
+    dtype: torch.dtype
+    ssa: str | None = None
+    make: Callable[[], str] | None = None
+    transposed_from: "_T | None" = None
+    arg: int | None = None  # placeholder position when this is an argument
+    poison: bool = False
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+
+@dataclass(eq=False)
+class _S:
+    """A symbolic (or constant) integer/float scalar: a SymInt's sympy expr."""
+
+    expr: Any
+
+
+class _Lazy:
+    """One element of a multi-result op, computed when a getitem reads it."""
+
+    def __init__(self, fn: Callable[[], Any]):
+        self.fn = fn
+        self.value = None
+        self.done = False
+
+    def force(self):
+        if not self.done:
+            self.value = self.fn()
+            self.done = True
+        return self.value
+
+
+def _mlir_elem(dtype) -> str:
+    try:
+        return _DTYPES[dtype]
+    except KeyError:
+        raise _Unsupported(f"dtype {dtype} is not supported by tcc") from None
+
+
+def _is_static(d) -> bool:
+    return isinstance(d, int) or (isinstance(d, sympy.Expr) and d.is_number)
+
+
+def _static(d) -> int:
+    return int(d)
+
+
+def _ttype(shape, dtype) -> str:
+    dims = "".join(f"{int(d) if _is_static(d) else '?'}x" for d in shape)
+    return f"tensor<{dims}{_mlir_elem(dtype)}>"
+
+
+def _same_dim(a, b) -> bool:
+    if _is_static(a) and _is_static(b):
+        return int(a) == int(b)
+    if _is_static(a) != _is_static(b):
+        return False
+    return sympy.expand(a - b) == 0
+
+
+def _same_shape(a, b) -> bool:
+    return len(a) == len(b) and all(_same_dim(x, y) for x, y in zip(a, b))
+
+
+def _norm_dim(d: int, rank: int) -> int:
+    r = max(rank, 1)
+    if not -r <= d < r:
+        raise _Unsupported(f"dim {d} out of range for rank {rank}")
+    return d % r
+
+
+def _fmt_float(v: float, elem: str) -> str:
+    v = float(v)
+    if math.isfinite(v):
+        return "%.17e" % v
+    pinf, ninf, nan = _NONFINITE_HEX[elem]
+    return nan if math.isnan(v) else (pinf if v > 0 else ninf)
+
+
+def _fmt_scalar(v, dtype) -> str:
+    elem = _mlir_elem(dtype)
+    if dtype == torch.bool:
+        return "true" if bool(v) else "false"
+    if dtype in _FLOATS:
+        return _fmt_float(v, elem)
+    return str(int(v))
+
+
+def _i64_array(vals) -> str:
+    return "array<i64: " + ", ".join(str(int(v)) for v in vals) + ">"
+
+
+def _target_name(target) -> str:
+    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+        return str(target)
+    mod = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__name__", None) or str(target)
+    if mod in ("_operator", "operator"):
+        mod = "operator"
+    return f"{mod}.{name}" if mod else name
+
+
+def _packet(target):
+    return target.overloadpacket if isinstance(target, torch._ops.OpOverload) else target
+
+
+def _sym_expr(x):
+    """A SymInt/SymFloat/SymBool/int's sympy expression (or the int itself)."""
+    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        node = x.node
+        c = node.maybe_as_int() if hasattr(node, "maybe_as_int") else None
+        if c is not None:
+            return int(c)
+        return node.expr
+    return x
+
+
+# ---------------------------------------------------------------------------
+# The importer: emission helpers shared by the handlers
+# ---------------------------------------------------------------------------
+
+
+class _Importer:
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs, func_name: str):
+        self.gm = gm
+        self.example_inputs = list(example_inputs) if example_inputs is not None else []
+        self.func_name = func_name
+        self.lines: list[str] = []
+        self.counter = 0
+        self.env: dict[torch.fx.Node, Any] = {}
+        self.shape_env = self._find_shape_env()
+        self.sym_source: dict[sympy.Symbol, tuple[_T, int]] = {}
+        self.idx_cache: dict[Any, str] = {}
+        self.index_consts: dict[int, str] = {}
+        self.unsupported: list[tuple[str, str]] = []
+        self.unsupported_nodes: list[str] = []
+
+    # -- shape environment ---------------------------------------------------
+
+    def _find_shape_env(self):
+        vals = [n.meta.get("val") for n in self.gm.graph.nodes if n.op == "placeholder"]
+        for v in list(vals) + self.example_inputs:
+            if isinstance(v, (torch.SymInt, torch.SymFloat)):
+                return v.node.shape_env
+            if isinstance(v, torch.Tensor):
+                fm = getattr(v, "fake_mode", None)
+                if fm is not None and fm.shape_env is not None:
+                    return fm.shape_env
+        try:
+            from torch._guards import detect_fake_mode
+
+            fm = detect_fake_mode(self.example_inputs)
+            return fm.shape_env if fm is not None else None
+        except Exception:
+            return None
+
+    def expr(self, x):
+        """A size as an int or a sympy expression with replacements applied."""
+        e = _sym_expr(x)
+        if isinstance(e, int) or isinstance(e, bool):
+            return int(e)
+        if isinstance(e, sympy.Expr):
+            if self.shape_env is not None:
+                try:
+                    e = self.shape_env.simplify(e)
+                except Exception:
+                    pass
+            if e.is_number:
+                return int(e)
+            return e
+        return e
+
+    def symbol_range(self, sym) -> tuple[int, int | None]:
+        lo, hi = 0, None
+        if self.shape_env is not None:
+            vr = self.shape_env.var_to_range.get(sym)
+            if vr is not None:
+                try:
+                    lo = int(vr.lower) if math.isfinite(float(vr.lower)) else 0
+                except (TypeError, ValueError, OverflowError):
+                    lo = 0
+                try:
+                    up = float(vr.upper)
+                    hi = int(vr.upper) if math.isfinite(up) else None
+                except (TypeError, ValueError, OverflowError):
+                    hi = None
+        return lo, hi
+
+    # -- emission -------------------------------------------------------------
+
+    def fresh(self, hint: str = "v") -> str:
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def emit(self, line: str):
+        self.lines.append("    " + line)
+
+    def use(self, t: _T) -> str:
+        if t.ssa is None:
+            if t.make is None:
+                raise _Unsupported("internal: value without a definition")
+            t.ssa = t.make()
+        return t.ssa
+
+    def lazy(self, shape, dtype, make, **kw) -> _T:
+        """A tensor whose defining op is emitted when first used."""
+        t = _T(tuple(shape), dtype, **kw)
+        t.make = make
+        return t
+
+    def op(self, name: str, operands: list, shape, dtype, attrs: str = "") -> _T:
+        """Emits `tcc.<name>` with the given operands and result type."""
+        shape = tuple(self.expr(d) for d in shape)
+        ins = [self.use(o) for o in operands]
+        tys = [_ttype(o.shape, o.dtype) for o in operands]
+        res_ty = _ttype(shape, dtype)
+        ssa = self.fresh()
+        attr = f" {{{attrs}}}" if attrs else ""
+        self.emit(f"{ssa} = tcc.{name} {', '.join(ins)}{attr} : ({', '.join(tys)}) -> {res_ty}")
+        return _T(shape, dtype, ssa=ssa)
+
+    # -- sizes ----------------------------------------------------------------
+
+    def index_const(self, v: int) -> str:
+        if v not in self.index_consts:
+            ssa = self.fresh("c")
+            self.emit(f"{ssa} = arith.constant {v} : index")
+            self.index_consts[v] = ssa
+        return self.index_consts[v]
+
+    def idx(self, e) -> str:
+        """An i64 SSA value for a size expression, built from tensor.dim.
+
+        Sums and products become arith.addi/muli (a term -c*x as x * -c),
+        which --symbolic-shapes traces back to the named dims.
+        """
+        e = self.expr(e)
+        key = e
+        if key in self.idx_cache:
+            return self.idx_cache[key]
+        if isinstance(e, int):
+            ssa = self.fresh("n")
+            self.emit(f"{ssa} = arith.constant {e} : i64")
+        elif isinstance(e, sympy.Symbol):
+            if e not in self.sym_source:
+                raise _Unsupported(
+                    f"size symbol {e} is not a dim of any tensor input (data-dependent or scalar input)"
+                )
+            t, d = self.sym_source[e]
+            dim = self.fresh("d")
+            self.emit(f"{dim} = tensor.dim {self.use(t)}, {self.index_const(d)} : {_ttype(t.shape, t.dtype)}")
+            ssa = self.fresh("n")
+            self.emit(f"{ssa} = arith.index_cast {dim} : index to i64")
+        elif isinstance(e, sympy.Add):
+            ssa = None
+            for term in e.args:
+                v = self.idx(term)
+                if ssa is None:
+                    ssa = v
+                else:
+                    s = self.fresh("n")
+                    self.emit(f"{s} = arith.addi {ssa}, {v} : i64")
+                    ssa = s
+        elif isinstance(e, sympy.Mul):
+            ssa = None
+            for f in e.args:
+                v = self.idx(f)
+                if ssa is None:
+                    ssa = v
+                else:
+                    s = self.fresh("n")
+                    self.emit(f"{s} = arith.muli {ssa}, {v} : i64")
+                    ssa = s
+        elif isinstance(e, sympy.Pow) and e.exp.is_Integer and int(e.exp) > 0:
+            base = self.idx(e.base)
+            ssa = base
+            for _ in range(int(e.exp) - 1):
+                s = self.fresh("n")
+                self.emit(f"{s} = arith.muli {ssa}, {base} : i64")
+                ssa = s
+        else:
+            fname = type(e).__name__
+            binops = {
+                "FloorDiv": "arith.floordivsi",
+                "CleanDiv": "arith.divsi",
+                "IntTrueDiv": None,
+                "Mod": "arith.remsi",
+                "PythonMod": "arith.remsi",
+                "Max": "arith.maxsi",
+                "Min": "arith.minsi",
+            }
+            opname = binops.get(fname)
+            if opname is None or len(e.args) < 2:
+                raise _Unsupported(f"size expression {e} has no tcc form")
+            ssa = self.idx(e.args[0])
+            for a in e.args[1:]:
+                v = self.idx(a)
+                s = self.fresh("n")
+                self.emit(f"{s} = {opname} {ssa}, {v} : i64")
+                ssa = s
+        self.idx_cache[key] = ssa
+        return ssa
+
+    def shape_operand(self, shape) -> str:
+        """A tensor<Nxi64> with the given sizes (constant when all static)."""
+        shape = [self.expr(d) for d in shape]
+        ssa = self.fresh("shape")
+        if all(isinstance(d, int) for d in shape):
+            body = ", ".join(str(d) for d in shape)
+            self.emit(f"{ssa} = arith.constant dense<[{body}]> : tensor<{len(shape)}xi64>")
+        else:
+            elems = [self.idx(d) for d in shape]
+            self.emit(f"{ssa} = tensor.from_elements {', '.join(elems)} : tensor<{len(shape)}xi64>")
+        return ssa
+
+    # -- constants and conversions ---------------------------------------------
+
+    def const(self, value, dtype, shape=()) -> _T:
+        """A splat constant (rank 0 by default); symbolic shapes broadcast."""
+        shape = tuple(self.expr(d) for d in shape)
+        if all(isinstance(d, int) for d in shape):
+            ty = _ttype(shape, dtype)
+            ssa = self.fresh("cst")
+            self.emit(f"{ssa} = tcc.constant dense<{_fmt_scalar(value, dtype)}> : {ty}")
+            return _T(shape, dtype, ssa=ssa)
+        scalar = self.const(value, dtype)
+        return self.broadcast(scalar, shape)
+
+    def tensor_const(self, t: torch.Tensor) -> _T:
+        """A real tensor (get_attr constant) as tcc.constant with its bytes."""
+        t = t.detach().cpu().contiguous()
+        dtype = t.dtype
+        elem = _mlir_elem(dtype)
+        shape = tuple(t.shape)
+        ty = _ttype(shape, dtype)
+        ssa = self.fresh("cst")
+        if t.numel() == 0:
+            raise _Unsupported("empty constant tensor")
+        if dtype == torch.bool:
+            flat = t.reshape(-1).tolist()
+            if all(v == flat[0] for v in flat):
+                body = "true" if flat[0] else "false"
+            else:
+                body = self._nested(t.tolist(), lambda v: "true" if v else "false")
+        else:
+            if t.numel() == 1:
+                body = _fmt_scalar(t.reshape(-1)[0].item(), dtype)
+            else:
+                raw = t.reshape(-1)
+                if dtype in (torch.bfloat16, torch.float16):
+                    raw = raw.view(torch.int16)
+                data = raw.numpy().astype(raw.numpy().dtype.newbyteorder("<")).tobytes()
+                body = '"0x' + data.hex().upper() + '"'
+        self.emit(f"{ssa} = tcc.constant dense<{body}> : {ty}")
+        del elem
+        return _T(shape, dtype, ssa=ssa)
+
+    @staticmethod
+    def _nested(v, fmt) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(_Importer._nested(x, fmt) for x in v) + "]"
+        return fmt(v)
+
+    def cast(self, t: _T, dtype) -> _T:
+        if t.dtype == dtype:
+            return t
+        _mlir_elem(dtype)
+        return self.op("cast", [t], t.shape, dtype)
+
+    def scalar_tensor(self, v, dtype) -> _T:
+        """A Python number or SymInt as a rank-0 tensor of `dtype`."""
+        if isinstance(v, _S):
+            e = self.expr(v.expr)
+            if isinstance(e, (int, float)) and not isinstance(e, sympy.Expr):
+                return self.const(e, dtype)
+            if isinstance(e, sympy.Expr) and e.is_number:
+                return self.const(float(e) if dtype in _FLOATS else int(e), dtype)
+            if isinstance(e, sympy.Expr) and not e.is_integer:
+                raise _Unsupported(f"symbolic float scalar {e} used as a tensor operand")
+            n = self.idx(e)
+            ssa = self.fresh()
+            self.emit(f"{ssa} = tensor.from_elements {n} : tensor<i64>")
+            return self.cast(_T((), torch.int64, ssa=ssa), dtype)
+        if isinstance(v, bool) or isinstance(v, (int, float)):
+            return self.const(v, dtype)
+        raise _Unsupported(f"unexpected scalar operand {v!r}")
+
+    def operand(self, v, dtype) -> _T:
+        """A tensor or scalar operand converted to `dtype`."""
+        if isinstance(v, _T):
+            return self.cast(v, dtype)
+        return self.scalar_tensor(v, dtype)
+
+    # -- data movement ----------------------------------------------------------
+
+    def reshape(self, t: _T, shape) -> _T:
+        shape = tuple(self.expr(d) for d in shape)
+        if _same_shape(t.shape, shape):
+            return t
+        if t.transposed_from is None and t.ssa is None and t.make is not None and False:
+            pass
+        in_ty = _ttype(t.shape, t.dtype)
+        out_ty = _ttype(shape, t.dtype)
+        dyn = [d for d in shape if not _is_static(d)]
+        x = self.use(t)
+        ssa = self.fresh()
+        if not dyn:
+            self.emit(f"{ssa} = tcc.reshape {x} : ({in_ty}) -> {out_ty}")
+        else:
+            s = self.shape_operand(shape)
+            self.emit(f"{ssa} = tcc.reshape {x}, {s} : ({in_ty}, tensor<{len(shape)}xi64>) -> {out_ty}")
+        return _T(shape, t.dtype, ssa=ssa)
+
+    def broadcast(self, t: _T, shape) -> _T:
+        shape = tuple(self.expr(d) for d in shape)
+        if _same_shape(t.shape, shape):
+            return t
+        in_ty = _ttype(t.shape, t.dtype)
+        out_ty = _ttype(shape, t.dtype)
+        x = self.use(t)
+        ssa = self.fresh()
+        if all(_is_static(d) for d in shape):
+            self.emit(f"{ssa} = tcc.broadcast_to {x} : ({in_ty}) -> {out_ty}")
+        else:
+            s = self.shape_operand(shape)
+            self.emit(f"{ssa} = tcc.broadcast_to {x}, {s} : ({in_ty}, tensor<{len(shape)}xi64>) -> {out_ty}")
+        return _T(shape, t.dtype, ssa=ssa)
+
+    def transpose(self, t: _T, perm) -> _T:
+        """A lazy tcc.transpose (identity permutations vanish, chains compose)."""
+        perm = [int(p) for p in perm]
+        if perm == list(range(len(perm))):
+            return t
+        src = t
+        if t.ssa is None and getattr(t, "_perm", None) is not None:
+            # transpose of a not-yet-emitted transpose: compose the two
+            inner_src, inner_perm = t._perm
+            perm = [inner_perm[p] for p in perm]
+            src = inner_src
+            if perm == list(range(len(perm))):
+                return src
+        shape = tuple(src.shape[p] for p in perm)
+        attrs = f"permutation = {_i64_array(perm)}"
+        res = self.lazy(shape, src.dtype, lambda: self.use(self.op("transpose", [src], shape, src.dtype, attrs)))
+        res._perm = (src, perm)
+        if len(perm) == 2:
+            res.transposed_from = src
+        return res
+
+    def slice(self, t: _T, starts, ends, steps, out_shape) -> _T:
+        if (
+            all(s == 0 for s in starts)
+            and all(st == 1 for st in steps)
+            and _same_shape(t.shape, out_shape)
+        ):
+            return t
+        attrs = (
+            f"starts = {_i64_array(starts)}, ends = {_i64_array(ends)}, "
+            f"steps = {_i64_array(steps)}"
+        )
+        return self.op("slice", [t], out_shape, t.dtype, attrs)
+
+    def select(self, t: _T, dim: int, index: int, out_shape) -> _T:
+        """x.select(dim, index): a one-wide tcc.slice, then a reshape."""
+        dim = _norm_dim(dim, t.rank)
+        size = t.shape[dim]
+        if _is_static(size):
+            n = _static(size)
+            if not -n <= index < n:
+                raise _Unsupported(f"index {index} out of range for size {n}")
+            index %= n
+        starts = [0] * t.rank
+        ends = [INT64_MAX] * t.rank
+        steps = [1] * t.rank
+        starts[dim] = index
+        ends[dim] = INT64_MAX if index == -1 else index + 1
+        for d, s in enumerate(t.shape):
+            if d != dim and _is_static(s):
+                ends[d] = _static(s)
+        sl_shape = list(t.shape)
+        sl_shape[dim] = 1
+        sl = self.slice(t, starts, ends, steps, sl_shape)
+        return self.reshape(sl, out_shape)
+
+
+# ---------------------------------------------------------------------------
+# Argument binding
+# ---------------------------------------------------------------------------
+
+
+def _bind(node: torch.fx.Node) -> dict:
+    """node.args/kwargs by schema name, defaults filled in (raw FX values)."""
+    target = node.target
+    schema = getattr(target, "_schema", None)
+    if schema is None:
+        return {i: a for i, a in enumerate(node.args)} | dict(node.kwargs)
+    out = {}
+    pos = 0
+    for arg in schema.arguments:
+        if not arg.kwarg_only and pos < len(node.args):
+            out[arg.name] = node.args[pos]
+            pos += 1
+        elif arg.name in node.kwargs:
+            out[arg.name] = node.kwargs[arg.name]
+        elif arg.has_default_value():
+            out[arg.name] = arg.default_value
+        else:
+            out[arg.name] = None
+    return out
+
+
+def _meta(node: torch.fx.Node):
+    if "val" not in node.meta:
+        raise _Unsupported("node has no meta['val'] (not an AOTAutograd graph?)")
+    return node.meta["val"]
+
+
+# ---------------------------------------------------------------------------
+# Handlers
+# ---------------------------------------------------------------------------
+
+HANDLERS: dict[Any, Callable] = {}
+
+
+def _register(*packets):
+    def deco(fn):
+        for p in packets:
+            HANDLERS[p] = fn
+        return fn
+
+    return deco
+
+
+class _Ctx:
+    """What a handler sees: the importer, the node and its bound arguments."""
+
+    def __init__(self, imp: _Importer, node: torch.fx.Node):
+        self.imp = imp
+        self.node = node
+        self.raw = _bind(node)
+
+    def __getitem__(self, name):
+        return self.val(self.raw.get(name))
+
+    def get(self, name, default=None):
+        v = self.raw.get(name, default)
+        return default if v is None else self.val(v)
+
+    def val(self, v):
+        if isinstance(v, torch.fx.Node):
+            return self.imp.env[v]
+        if isinstance(v, (list, tuple)):
+            return type(v)(self.val(x) for x in v)
+        if isinstance(v, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+            return _S(_sym_expr(v))
+        return v
+
+    def tensor(self, name) -> _T:
+        v = self[name]
+        if not isinstance(v, _T):
+            raise _Unsupported(f"argument {name} is not a tensor ({type(v).__name__})")
+        return v
+
+    def int(self, name, default=None) -> int:
+        v = self.get(name, default)
+        if isinstance(v, _S):
+            e = self.imp.expr(v.expr)
+            if not isinstance(e, int):
+                raise _Unsupported(f"argument {name} is symbolic ({e}); tcc needs a constant")
+            return e
+        return v
+
+    def out(self, i: int | None = None):
+        """(shape, dtype) of the node's meta value (or of result i)."""
+        m = _meta(self.node)
+        if i is not None:
+            m = m[i]
+        if not isinstance(m, torch.Tensor):
+            raise _Unsupported(f"expected a tensor result, got {type(m).__name__}")
+        return tuple(self.imp.expr(d) for d in m.shape), m.dtype
+
+    def meta_of(self, name):
+        v = self.raw.get(name)
+        return v.meta.get("val") if isinstance(v, torch.fx.Node) else v
+
+
+def _scalar_meta(v):
+    """A Python stand-in for an operand, for torch.result_type."""
+    if isinstance(v, torch.fx.Node):
+        m = v.meta.get("val")
+        if isinstance(m, torch.SymInt):
+            return 1
+        if isinstance(m, torch.SymFloat):
+            return 1.0
+        if isinstance(m, torch.SymBool):
+            return True
+        return m
+    return v
+
+
+def _result_type(a, b):
+    try:
+        return torch.result_type(_scalar_meta(a), _scalar_meta(b))
+    except Exception as e:  # pragma: no cover - defensive
+        raise _Unsupported(f"cannot promote operand types: {e}") from None
+
+
+# -- elementwise binary ------------------------------------------------------
+
+
+def _binary(tcc_op: str, float_only: bool = False):
+    """out = lhs <op> rhs, operands converted to the result dtype (meta)."""
+
+    def h(c: _Ctx):
+        shape, dtype = c.out()
+        if float_only and dtype not in _FLOATS:
+            raise _Unsupported(f"tcc.{tcc_op} takes floats only, result is {dtype}")
+        lhs = c.imp.operand(c["self"], dtype)
+        rhs = c.imp.operand(c["other"], dtype)
+        alpha = c.get("alpha", 1)
+        if isinstance(alpha, _S) or alpha != 1:
+            rhs = c.imp.op("mul", [rhs, c.imp.scalar_tensor(alpha, dtype)], rhs.shape, dtype)
+        return c.imp.op(tcc_op, [lhs, rhs], shape, dtype)
+
+    return h
+
+
+_register(aten.add)(_binary("add"))
+_register(aten.sub)(_binary("sub"))
+_register(aten.mul)(_binary("mul"))
+_register(aten.maximum)(_binary("maximum"))
+_register(aten.minimum)(_binary("minimum"))
+_register(aten.fmod)(_binary("rem"))
+
+
+@_register(aten.rsub)
+def _rsub(c: _Ctx):
+    """rsub(self, other, alpha) = other - alpha * self."""
+    shape, dtype = c.out()
+    x = c.imp.operand(c["self"], dtype)
+    other = c.imp.operand(c["other"], dtype)
+    alpha = c.get("alpha", 1)
+    if isinstance(alpha, _S) or alpha != 1:
+        x = c.imp.op("mul", [x, c.imp.scalar_tensor(alpha, dtype)], x.shape, dtype)
+    return c.imp.op("sub", [other, x], shape, dtype)
+
+
+def _trunc(imp: _Importer, x: _T) -> _T:
+    """trunc(x) = x < 0 ? ceil(x) : floor(x) (tcc has no trunc op)."""
+    zero = imp.const(0, x.dtype)
+    neg = imp.op("cmp", [x, zero], x.shape, torch.bool, 'predicate = "lt"')
+    up = imp.op("ceil", [x], x.shape, x.dtype)
+    down = imp.op("floor", [x], x.shape, x.dtype)
+    return imp.op("select", [neg, up, down], x.shape, x.dtype)
+
+
+@_register(aten.div)
+def _div(c: _Ctx):
+    """True division (ints promote to float); trunc/floor rounding modes."""
+    shape, dtype = c.out()
+    mode = c.raw.get("rounding_mode")
+    lhs = c.imp.operand(c["self"], dtype)
+    rhs = c.imp.operand(c["other"], dtype)
+    q = c.imp.op("div", [lhs, rhs], shape, dtype)
+    if mode is None:
+        return q
+    if dtype in _FLOATS:
+        if mode == "floor":
+            return c.imp.op("floor", [q], shape, dtype)
+        if mode == "trunc":
+            return _trunc(c.imp, q)
+    elif mode == "trunc":
+        return q  # tcc.div truncates integers
+    raise _Unsupported(f"div rounding_mode={mode!r} on {dtype}")
+
+
+@_register(aten.pow)
+def _pow(c: _Ctx):
+    """x ** e; e == 2 / 0.5 / -0.5 / 1 use mul / sqrt / rsqrt / nothing."""
+    shape, dtype = c.out()
+    base, exp = c.raw.get("self"), c.raw.get("exponent")
+    b, e = c.val(base), c.val(exp)
+    if isinstance(b, _T) and not isinstance(e, (_T, _S)):
+        x = c.imp.cast(b, dtype)
+        if e == 2:
+            return c.imp.op("mul", [x, x], shape, dtype)
+        if e == 1:
+            return x
+        if dtype not in _FLOATS:
+            if isinstance(e, int) and 0 <= e <= 8:
+                r = c.imp.const(1, dtype, ())
+                r = c.imp.broadcast(r, x.shape) if e == 0 else x
+                for _ in range(max(e - 1, 0)):
+                    r = c.imp.op("mul", [r, x], shape, dtype)
+                return r
+            raise _Unsupported(f"integer pow with exponent {e}")
+        if e == 0.5:
+            return c.imp.op("sqrt", [x], shape, dtype)
+        if e == -0.5:
+            return c.imp.op("rsqrt", [x], shape, dtype)
+    if dtype not in _FLOATS:
+        raise _Unsupported("tcc.pow takes floats only")
+    return c.imp.op("pow", [c.imp.operand(b, dtype), c.imp.operand(e, dtype)], shape, dtype)
+
+
+_CMP = {aten.eq: "eq", aten.ne: "ne", aten.lt: "lt", aten.le: "le", aten.gt: "gt", aten.ge: "ge"}
+
+
+def _cmp_handler(pred: str):
+    def h(c: _Ctx):
+        shape, _ = c.out()
+        dt = _result_type(c.raw.get("self"), c.raw.get("other"))
+        lhs = c.imp.operand(c["self"], dt)
+        rhs = c.imp.operand(c["other"], dt)
+        return c.imp.op("cmp", [lhs, rhs], shape, torch.bool, f'predicate = "{pred}"')
+
+    return h
+
+
+for _p, _pred in _CMP.items():
+    _register(_p)(_cmp_handler(_pred))
+
+
+def _as_bool(imp: _Importer, x) -> _T:
+    if isinstance(x, _T) and x.dtype == torch.bool:
+        return x
+    if not isinstance(x, _T):
+        return imp.const(bool(x), torch.bool)
+    zero = imp.const(0, x.dtype)
+    return imp.op("cmp", [x, zero], x.shape, torch.bool, 'predicate = "ne"')
+
+
+@_register(aten.where)
+def _where(c: _Ctx):
+    """where(cond, a, b) -> tcc.select; branches converted to the result dtype."""
+    shape, dtype = c.out()
+    cond = _as_bool(c.imp, c["condition"])
+    a = c.imp.operand(c["self"], dtype)
+    b = c.imp.operand(c["other"], dtype)
+    return c.imp.op("select", [cond, a, b], shape, dtype)
+
+
+@_register(aten.logical_not, aten.bitwise_not)
+def _logical_not(c: _Ctx):
+    shape, dtype = c.out()
+    x = c["self"]
+    if dtype != torch.bool:
+        raise _Unsupported("bitwise_not on non-bool tensors")
+    x = _as_bool(c.imp, x)
+    f = c.imp.const(False, torch.bool)
+    return c.imp.op("cmp", [x, f], shape, torch.bool, 'predicate = "eq"')
+
+
+@_register(aten.logical_and, aten.logical_or, aten.bitwise_and, aten.bitwise_or)
+def _logical_binary(c: _Ctx):
+    """Bool and/or as tcc.select (and = a ? b : false, or = a ? true : b)."""
+    shape, dtype = c.out()
+    if dtype != torch.bool:
+        raise _Unsupported("bitwise ops on non-bool tensors")
+    a = _as_bool(c.imp, c["self"])
+    b = _as_bool(c.imp, c["other"])
+    if _packet(c.node.target) in (aten.logical_and, aten.bitwise_and):
+        return c.imp.op("select", [a, b, c.imp.const(False, torch.bool)], shape, dtype)
+    return c.imp.op("select", [a, c.imp.const(True, torch.bool), b], shape, dtype)
+
+
+@_register(aten.isnan)
+def _isnan(c: _Ctx):
+    shape, _ = c.out()
+    x = c.tensor("self")
+    if x.dtype not in _FLOATS:
+        return c.imp.const(False, torch.bool, shape)
+    return c.imp.op("cmp", [x, x], shape, torch.bool, 'predicate = "ne"')
+
+
+# -- elementwise unary ------------------------------------------------------
+
+
+def _unary(tcc_op: str, float_only: bool = True):
+    """out = op(x), x converted to the result dtype first (exp(int) -> float)."""
+
+    def h(c: _Ctx):
+        shape, dtype = c.out()
+        if float_only and dtype not in _FLOATS:
+            raise _Unsupported(f"tcc.{tcc_op} takes floats only, result is {dtype}")
+        x = c.imp.cast(c.tensor("self"), dtype)
+        return c.imp.op(tcc_op, [x], shape, dtype)
+
+    return h
+
+
+for _p, _name, _fo in [
+    (aten.neg, "neg", False),
+    (aten.abs, "abs", False),
+    (aten.relu, "relu", False),
+    (aten.exp, "exp", True),
+    (aten.log, "log", True),
+    (aten.sqrt, "sqrt", True),
+    (aten.rsqrt, "rsqrt", True),
+    (aten.tanh, "tanh", True),
+    (aten.sigmoid, "sigmoid", True),
+    (aten.silu, "silu", True),
+    (aten.erf, "erf", True),
+    (aten.sin, "sin", True),
+    (aten.cos, "cos", True),
+    (aten.tan, "tan", True),
+    (aten.asin, "asin", True),
+    (aten.acos, "acos", True),
+    (aten.atan, "atan", True),
+    (aten.sinh, "sinh", True),
+    (aten.cosh, "cosh", True),
+    (aten.asinh, "asinh", True),
+    (aten.acosh, "acosh", True),
+    (aten.atanh, "atanh", True),
+]:
+    _register(_p)(_unary(_name, _fo))
+
+
+def _int_identity_or(tcc_op: str):
+    """floor/ceil/round/trunc: identity on integers, tcc op on floats."""
+
+    def h(c: _Ctx):
+        shape, dtype = c.out()
+        x = c.imp.cast(c.tensor("self"), dtype)
+        if dtype not in _FLOATS:
+            return x
+        if _packet(c.node.target) is aten.round and c.raw.get("decimals", 0):
+            raise _Unsupported("round with decimals")
+        if tcc_op == "trunc":
+            return _trunc(c.imp, x)
+        return c.imp.op(tcc_op, [x], shape, dtype)
+
+    return h
+
+
+_register(aten.floor)(_int_identity_or("floor"))
+_register(aten.ceil)(_int_identity_or("ceil"))
+_register(aten.round)(_int_identity_or("round"))
+_register(aten.trunc)(_int_identity_or("trunc"))
+
+
+@_register(aten.reciprocal)
+def _reciprocal(c: _Ctx):
+    shape, dtype = c.out()
+    x = c.imp.cast(c.tensor("self"), dtype)
+    return c.imp.op("div", [c.imp.const(1.0, dtype), x], shape, dtype)
+
+
+@_register(aten.gelu)
+def _gelu(c: _Ctx):
+    shape, dtype = c.out()
+    approx = c.raw.get("approximate") or "none"
+    if approx not in ("none", "tanh"):
+        raise _Unsupported(f"gelu approximate={approx!r}")
+    return c.imp.op("gelu", [c.tensor("self")], shape, dtype, f'approximate = "{approx}"')
+
+
+def _clamp_bounds(c: _Ctx, lo, hi):
+    shape, dtype = c.out()
+    x = c.imp.cast(c.tensor("self"), dtype)
+    if lo is not None:
+        x = c.imp.op("maximum", [x, c.imp.operand(lo, dtype)], shape, dtype)
+    if hi is not None:
+        x = c.imp.op("minimum", [x, c.imp.operand(hi, dtype)], shape, dtype)
+    if lo is None and hi is None:
+        raise _Unsupported("clamp without bounds")
+    return x
+
+
+@_register(aten.clamp)
+def _clamp(c: _Ctx):
+    """clamp(min, max) = minimum(maximum(x, min), max) (NaN propagates)."""
+    return _clamp_bounds(c, c.get("min"), c.get("max"))
+
+
+@_register(aten.clamp_min)
+def _clamp_min(c: _Ctx):
+    return _clamp_bounds(c, c["min"], None)
+
+
+@_register(aten.clamp_max)
+def _clamp_max(c: _Ctx):
+    return _clamp_bounds(c, None, c["max"])
+
+
+# -- casts and no-ops --------------------------------------------------------
+
+
+@_register(aten.clone, aten.alias, aten.detach, aten.lift_fresh_copy, aten.contiguous)
+def _identity(c: _Ctx):
+    """Value semantics: copies and aliases are the same value in tcc."""
+    x = c.tensor("self")
+    return x
+
+
+@_register(aten._to_copy, aten.to, aten._to_dtype if hasattr(aten, "_to_dtype") else aten._to_copy)
+def _to_copy(c: _Ctx):
+    """dtype conversion -> tcc.cast; device/layout/memory_format are ignored."""
+    shape, dtype = c.out()
+    return c.imp.cast(c.tensor("self"), dtype)
+
+
+@_register(prims.convert_element_type)
+def _convert_element_type(c: _Ctx):
+    shape, dtype = c.out()
+    x = c.imp.env[c.node.args[0]]
+    return c.imp.cast(x, dtype)
+
+
+@_register(aten.copy)
+def _copy(c: _Ctx):
+    """functional copy(self, src): src converted/broadcast to self's shape."""
+    shape, dtype = c.out()
+    src = c.imp.cast(c.tensor("src"), dtype)
+    return c.imp.broadcast(src, shape)
+
+
+# -- contractions -------------------------------------------------------------
+
+
+def _linear_or_matmul(imp: _Importer, x: _T, w: _T, shape, dtype) -> _T:
+    """x @ w: tcc.linear when w is a transposed 2-D value, else tcc.matmul."""
+    if w.transposed_from is not None and w.rank == 2:
+        return imp.op("linear", [imp.cast(x, dtype), imp.cast(w.transposed_from, dtype)], shape, dtype)
+    return imp.op("matmul", [imp.cast(x, dtype), imp.cast(w, dtype)], shape, dtype)
+
+
+@_register(aten.addmm)
+def _addmm(c: _Ctx):
+    """beta*bias + alpha*(x @ w); x @ t(W) + b[out] is exactly tcc.linear."""
+    shape, dtype = c.out()
+    bias, x, w = c.tensor("self"), c.tensor("mat1"), c.tensor("mat2")
+    beta, alpha = c.get("beta", 1), c.get("alpha", 1)
+    if isinstance(beta, _S) or isinstance(alpha, _S):
+        raise _Unsupported("symbolic beta/alpha")
+    if (
+        w.transposed_from is not None
+        and beta == 1
+        and alpha == 1
+        and bias.rank == 1
+        and _same_dim(bias.shape[0], shape[1])
+    ):
+        b = c.imp.cast(bias, dtype)
+        return c.imp.op("linear", [c.imp.cast(x, dtype), c.imp.cast(w.transposed_from, dtype), b], shape, dtype)
+    y = _linear_or_matmul(c.imp, x, w, shape, dtype)
+    if alpha != 1:
+        y = c.imp.op("mul", [y, c.imp.const(alpha, dtype)], shape, dtype)
+    if beta == 0:
+        return y
+    b = c.imp.cast(bias, dtype)
+    if beta != 1:
+        b = c.imp.op("mul", [b, c.imp.const(beta, dtype)], b.shape, dtype)
+    return c.imp.op("add", [y, b], shape, dtype)
+
+
+@_register(aten.mm)
+def _mm(c: _Ctx):
+    shape, dtype = c.out()
+    return _linear_or_matmul(c.imp, c.tensor("self"), c.tensor("mat2"), shape, dtype)
+
+
+@_register(aten.bmm)
+def _bmm(c: _Ctx):
+    shape, dtype = c.out()
+    a, b = c.tensor("self"), c.tensor("mat2")
+    return c.imp.op("matmul", [c.imp.cast(a, dtype), c.imp.cast(b, dtype)], shape, dtype)
+
+
+@_register(aten.matmul)
+def _matmul(c: _Ctx):
+    """Rank >= 2 matmul (1-D operands are reshaped around tcc.matmul)."""
+    shape, dtype = c.out()
+    a, b = c.tensor("self"), c.tensor("other")
+    if a.rank >= 2 and b.rank >= 2:
+        return c.imp.op("matmul", [a, b], shape, dtype)
+    raise _Unsupported("matmul with a 1-D operand")
+
+
+@_register(aten.linear)
+def _linear(c: _Ctx):
+    shape, dtype = c.out()
+    x, w, b = c.tensor("input"), c.tensor("weight"), c.get("bias")
+    ops = [x, w] + ([b] if b is not None else [])
+    if b is not None and b.rank != 1:
+        y = c.imp.op("linear", [x, w], shape, dtype)
+        return c.imp.op("add", [y, b], shape, dtype)
+    return c.imp.op("linear", ops, shape, dtype)
+
+
+# -- normalization and softmax -------------------------------------------------
+
+
+def _norm_params(c: _Ctx, name, default, nshape, dtype):
+    v = c.get(name)
+    if v is None:
+        if not all(_is_static(d) for d in nshape):
+            raise _Unsupported(f"{name}=None with a symbolic normalized shape")
+        return c.imp.const(default, dtype, nshape)
+    return c.imp.cast(v, dtype)
+
+
+@_register(aten.native_layer_norm, aten.layer_norm)
+def _layer_norm(c: _Ctx):
+    """tcc.layer_norm; mean/rstd (training's extra results) only on demand."""
+    x = c.tensor("input")
+    nshape = [c.imp.expr(d) for d in (c.raw.get("normalized_shape") or [])]
+    axis = x.rank - len(nshape)
+    eps = float(c.raw.get("eps") if c.raw.get("eps") is not None else 1e-5)
+    m = _meta(c.node)
+    multi = isinstance(m, (tuple, list))
+    shape, dtype = c.out(0 if multi else None)
+    if x.dtype not in _FLOATS:
+        raise _Unsupported("layer_norm of a non-float tensor")
+    w = _norm_params(c, "weight", 1.0, nshape, x.dtype)
+    b = _norm_params(c, "bias", 0.0, nshape, x.dtype)
+    attrs = f"axis = {axis} : i64, epsilon = {_fmt_float(eps, 'f32')} : f32"
+    y = c.imp.op("layer_norm", [x, w, b], shape, dtype, attrs)
+    if not multi:
+        return y
+    axes = list(range(axis, x.rank))
+    stats = {}
+
+    def mean():
+        if "mean" not in stats:
+            s_shape, s_dtype = c.out(1)
+            xs = c.imp.cast(x, s_dtype)
+            stats["x"] = xs
+            stats["mean"] = c.imp.op(
+                "reduce_mean", [xs], s_shape, s_dtype, f"axes = {_i64_array(axes)}, keep_dims = true"
+            )
+        return stats["mean"]
+
+    def rstd():
+        s_shape, s_dtype = c.out(2)
+        mu = mean()
+        xs = stats["x"]
+        d = c.imp.op("sub", [xs, mu], xs.shape, s_dtype)
+        sq = c.imp.op("mul", [d, d], xs.shape, s_dtype)
+        var = c.imp.op("reduce_mean", [sq], s_shape, s_dtype, f"axes = {_i64_array(axes)}, keep_dims = true")
+        ve = c.imp.op("add", [var, c.imp.const(eps, s_dtype)], s_shape, s_dtype)
+        return c.imp.op("rsqrt", [ve], s_shape, s_dtype)
+
+    return [y, _Lazy(mean), _Lazy(rstd)]
+
+
+@_register(aten._native_batch_norm_legit_no_training, aten.native_batch_norm, aten._native_batch_norm_legit)
+def _batch_norm(c: _Ctx):
+    """Inference batch norm -> tcc.batch_norm (result 0 only)."""
+    if _packet(c.node.target) is not aten._native_batch_norm_legit_no_training:
+        if c.raw.get("training", True):
+            raise _Unsupported("training-mode batch norm (batch statistics)")
+    x = c.tensor("input")
+    mean, var = c.get("running_mean"), c.get("running_var")
+    if mean is None or var is None:
+        raise _Unsupported("batch norm without running statistics")
+    shape, dtype = c.out(0)
+    ch = [x.shape[1]]
+    w = _norm_params(c, "weight", 1.0, ch, x.dtype)
+    b = _norm_params(c, "bias", 0.0, ch, x.dtype)
+    eps = float(c.raw.get("eps"))
+    y = c.imp.op(
+        "batch_norm",
+        [x, w, b, c.imp.cast(mean, x.dtype), c.imp.cast(var, x.dtype)],
+        shape,
+        dtype,
+        f"epsilon = {_fmt_float(eps, 'f32')} : f32",
+    )
+
+    def unsupported():
+        raise _Unsupported("batch norm's saved mean/invstd results")
+
+    return [y, _Lazy(unsupported), _Lazy(unsupported)]
+
+
+def _softmax_like(tcc_op: str):
+    def h(c: _Ctx):
+        shape, dtype = c.out()
+        x = c.imp.cast(c.tensor("self"), dtype)
+        axis = _norm_dim(c.int("dim"), x.rank)
+        return c.imp.op(tcc_op, [x], shape, dtype, f"axis = {axis} : i64")
+
+    return h
+
+
+_register(aten._softmax, aten.softmax)(_softmax_like("softmax"))
+_register(aten._log_softmax, aten.log_softmax)(_softmax_like("log_softmax"))
+
+
+# -- reductions -----------------------------------------------------------------
+
+
+def _reduce(tcc_op: str, dim_arg: str | None, float_only=False):
+    """sum/mean/amax/amin/prod over dims (None or [] = every dim)."""
+
+    def h(c: _Ctx):
+        m = _meta(c.node)
+        multi = isinstance(m, (tuple, list))
+        shape, dtype = c.out(0 if multi else None)
+        x = c.tensor("self")
+        if float_only and dtype not in _FLOATS:
+            raise _Unsupported(f"tcc.{tcc_op} takes floats only")
+        x = c.imp.cast(x, dtype)
+        dims = c.raw.get(dim_arg) if dim_arg else None
+        if isinstance(dims, int):
+            dims = [dims]
+        if not dims:
+            dims = list(range(x.rank))
+        axes = sorted({_norm_dim(int(d), x.rank) for d in dims})
+        keep = bool(c.raw.get("keepdim", False))
+        keep_attr = ", keep_dims = true" if keep else ""
+        y = c.imp.op(tcc_op, [x], shape, dtype, f"axes = {_i64_array(axes)}{keep_attr}")
+        if multi:
+
+            def indices():
+                raise _Unsupported("the indices result of max/min")
+
+            return [y, _Lazy(indices)]
+        return y
+
+    return h
+
+
+_register(aten.sum)(_reduce("reduce_sum", "dim"))
+_register(aten.mean)(_reduce("reduce_mean", "dim", float_only=True))
+_register(aten.amax)(_reduce("reduce_max", "dim"))
+_register(aten.amin)(_reduce("reduce_min", "dim"))
+_register(aten.prod)(_reduce("reduce_prod", "dim"))
+
+
+@_register(aten.max, aten.min)
+def _max_min(c: _Ctx):
+    """max()/max(dim) (values only); max(a, b) is maximum."""
+    is_max = _packet(c.node.target) is aten.max
+    if "other" in c.raw:
+        return _binary("maximum" if is_max else "minimum")(c)
+    return _reduce("reduce_max" if is_max else "reduce_min", "dim")(c)
+
+
+# -- views and data movement ---------------------------------------------------------
+
+
+@_register(
+    aten.view,
+    aten._unsafe_view,
+    aten.reshape,
+    aten.view_copy,
+    aten.squeeze,
+    aten.unsqueeze,
+    aten.flatten,
+    aten.unflatten,
+    aten._reshape_alias,
+)
+def _view(c: _Ctx):
+    """Every row-major view is a tcc.reshape to the meta shape."""
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    if x.dtype != dtype:
+        raise _Unsupported("view as another dtype (bitcast)")
+    return c.imp.reshape(x, shape)
+
+
+@_register(aten.permute)
+def _permute(c: _Ctx):
+    x = c.tensor("self")
+    perm = [_norm_dim(int(d), x.rank) for d in c.raw["dims"]]
+    return c.imp.transpose(x, perm)
+
+
+@_register(aten.transpose)
+def _transpose(c: _Ctx):
+    x = c.tensor("self")
+    if x.rank < 2:
+        return x
+    d0, d1 = _norm_dim(c.int("dim0"), x.rank), _norm_dim(c.int("dim1"), x.rank)
+    perm = list(range(x.rank))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return c.imp.transpose(x, perm)
+
+
+@_register(aten.t, aten.numpy_T)
+def _t(c: _Ctx):
+    x = c.tensor("self")
+    if x.rank < 2:
+        return x
+    return c.imp.transpose(x, list(range(x.rank))[::-1])
+
+
+@_register(aten.expand, aten.expand_copy, aten.broadcast_to)
+def _expand(c: _Ctx):
+    """expand -> tcc.broadcast_to (nothing when the shape does not change)."""
+    shape, dtype = c.out()
+    return c.imp.broadcast(c.tensor("self"), shape)
+
+
+def _slice_bound(imp: _Importer, v, size, default):
+    """A slice bound as a static int (INT64_MAX for 'to the end')."""
+    if v is None:
+        return default
+    if isinstance(v, _S):
+        e = imp.expr(v.expr)
+        if isinstance(e, int):
+            v = e
+        elif _same_dim(e, size):
+            return INT64_MAX
+        else:
+            raise _Unsupported(f"symbolic slice bound {e}")
+    v = int(v)
+    if v >= INT64_MAX:
+        return INT64_MAX
+    return v
+
+
+@_register(aten.slice)
+def _slice(c: _Ctx):
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    dim = _norm_dim(c.int("dim", 0), x.rank)
+    size = x.shape[dim]
+    start = _slice_bound(c.imp, c.get("start"), size, 0)
+    end = _slice_bound(c.imp, c.get("end"), size, INT64_MAX)
+    step = c.int("step", 1)
+    if step <= 0:
+        raise _Unsupported(f"slice step {step}")
+    if start == INT64_MAX:
+        raise _Unsupported("slice starting at the end")
+    starts, ends, steps = [0] * x.rank, [INT64_MAX] * x.rank, [1] * x.rank
+    starts[dim], ends[dim], steps[dim] = start, end, step
+    if _is_static(size):
+        n = _static(size)
+        if start >= 0 and end >= n and step == 1 and start == 0:
+            return x
+    return c.imp.slice(x, starts, ends, steps, shape)
+
+
+@_register(aten.select)
+def _select(c: _Ctx):
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    return c.imp.select(x, c.int("dim"), c.int("index"), shape)
+
+
+@_register(aten.unbind)
+def _unbind(c: _Ctx):
+    """unbind(dim) -> one lazy select per piece (static size only)."""
+    x = c.tensor("self")
+    dim = _norm_dim(c.int("dim", 0), x.rank)
+    if not _is_static(x.shape[dim]):
+        raise _Unsupported("unbind along a symbolic dim")
+    metas = _meta(c.node)
+    outs = []
+    for i in range(_static(x.shape[dim])):
+        shp = tuple(c.imp.expr(d) for d in metas[i].shape)
+        outs.append(_Lazy(lambda i=i, shp=shp: c.imp.select(x, dim, i, shp)))
+    return outs
+
+
+@_register(aten.split, aten.split_with_sizes)
+def _split(c: _Ctx):
+    """split / split_with_sizes -> lazy tcc.slice per piece (static sizes)."""
+    x = c.tensor("self")
+    dim = _norm_dim(c.int("dim", 0), x.rank)
+    metas = _meta(c.node)
+    outs = []
+    start = 0
+    for m in metas:
+        shp = tuple(c.imp.expr(d) for d in m.shape)
+        n = shp[dim]
+        if not _is_static(n):
+            raise _Unsupported("split into symbolic sizes")
+        n = _static(n)
+        starts, ends, steps = [0] * x.rank, [INT64_MAX] * x.rank, [1] * x.rank
+        starts[dim], ends[dim] = start, start + n
+        outs.append(_Lazy(lambda s=starts, e=ends, st=steps, shp=shp: c.imp.slice(x, s, e, st, shp)))
+        start += n
+    return outs
+
+
+@_register(aten.cat, aten.concat)
+def _cat(c: _Ctx):
+    shape, dtype = c.out()
+    ts = [t for t in c["tensors"] if not (t.rank == 1 and _is_static(t.shape[0]) and _static(t.shape[0]) == 0)]
+    axis = _norm_dim(c.int("dim", 0), len(shape))
+    ts = [c.imp.cast(t, dtype) for t in ts]
+    if len(ts) == 1:
+        return ts[0]
+    return c.imp.op("concat", ts, shape, dtype, f"axis = {axis} : i64")
+
+
+@_register(aten.embedding)
+def _embedding(c: _Ctx):
+    shape, dtype = c.out()
+    w, idx = c.tensor("weight"), c.tensor("indices")
+    if idx.dtype not in (torch.int64, torch.int32):
+        raise _Unsupported(f"embedding indices of dtype {idx.dtype}")
+    return c.imp.op("gather", [w, idx], shape, dtype, "axis = 0 : i64")
+
+
+@_register(aten.index_select)
+def _index_select(c: _Ctx):
+    shape, dtype = c.out()
+    x, idx = c.tensor("self"), c.tensor("index")
+    axis = _norm_dim(c.int("dim"), x.rank)
+    return c.imp.op("gather", [x, idx], shape, dtype, f"axis = {axis} : i64")
+
+
+@_register(aten.gather)
+def _gather(c: _Ctx):
+    shape, dtype = c.out()
+    x, idx = c.tensor("self"), c.tensor("index")
+    axis = _norm_dim(c.int("dim"), x.rank)
+    return c.imp.op("gather_elements", [x, idx], shape, dtype, f"axis = {axis} : i64")
+
+
+@_register(aten.index)
+def _index(c: _Ctx):
+    """x[idx] with one integer index tensor on dim 0 -> tcc.gather."""
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    idxs = c["indices"]
+    if len(idxs) != 1 or not isinstance(idxs[0], _T) or idxs[0].dtype not in (torch.int64, torch.int32):
+        raise _Unsupported("advanced indexing other than one integer index on dim 0")
+    return c.imp.op("gather", [x, idxs[0]], shape, dtype, "axis = 0 : i64")
+
+
+# -- attention ------------------------------------------------------------------
+
+
+def _sdpa(c: _Ctx, multi: bool, mask_arg: str | None, lse_index: int | None):
+    q, k, v = c.tensor("query"), c.tensor("key"), c.tensor("value")
+    shape, dtype = c.out(0 if multi else None)
+    dropout = c.raw.get("dropout_p", 0.0) or 0.0
+    if dropout != 0.0:
+        raise _Unsupported(f"dropout_p={dropout}")
+    if c.raw.get("enable_gqa", False):
+        raise _Unsupported("enable_gqa")
+    if q.rank < 2 or k.rank != q.rank or v.rank != q.rank:
+        raise _Unsupported("q, k, v of different ranks")
+    if not (_same_shape(q.shape[:-2], k.shape[:-2]) and _same_shape(q.shape[:-2], v.shape[:-2])):
+        raise _Unsupported("q, k, v leading dims differ (broadcast or grouped-query attention)")
+    causal = bool(c.raw.get("is_causal", False))
+    scale = c.raw.get("scale")
+    mask = c.get(mask_arg) if mask_arg else None
+    ops = [q, k, v]
+    if mask is not None:
+        if mask.dtype != torch.bool:
+            mask = c.imp.cast(mask, q.dtype)
+        ops.append(mask)
+    attrs = []
+    if scale is not None:
+        attrs.append(f"scale = {_fmt_float(float(scale), 'f32')} : f32")
+    if causal:
+        attrs.append("is_causal = true")
+    y = c.imp.op("attention", ops, shape, dtype, ", ".join(attrs))
+    if not multi:
+        return y
+    n = len(_meta(c.node))
+
+    def lse():
+        if lse_index is None:
+            raise _Unsupported("the attention op's auxiliary results")
+        if mask is not None or causal:
+            raise _Unsupported("logsumexp of a masked or causal attention")
+        return _logsumexp_of_scores(c, q, k, scale)
+
+    def aux():
+        raise _Unsupported("the attention op's auxiliary results")
+
+    return [y] + [_Lazy(lse if i == lse_index else aux) for i in range(1, n)]
+
+
+def _logsumexp_of_scores(c: _Ctx, q: _T, k: _T, scale):
+    """logsumexp(q k^T * scale) over keys: what flash attention saves for backward."""
+    imp = c.imp
+    shape, dtype = c.out(1)
+    if not _same_shape(shape, q.shape[:-1]):
+        raise _Unsupported("logsumexp of unexpected shape")
+    qf, kf = imp.cast(q, dtype), imp.cast(k, dtype)
+    r = q.rank
+    kt = imp.transpose(kf, list(range(r - 2)) + [r - 1, r - 2])
+    s_shape = tuple(q.shape[:-1]) + (k.shape[-2],)
+    s = imp.op("matmul", [qf, kt], s_shape, dtype)
+    if scale is None:
+        d = q.shape[-1]
+        if not _is_static(d):
+            raise _Unsupported("symbolic head dim")
+        scale = 1.0 / math.sqrt(_static(d))
+    s = imp.op("mul", [s, imp.const(float(scale), dtype)], s_shape, dtype)
+    k_shape = tuple(q.shape[:-1]) + (1,)
+    mx = imp.op("reduce_max", [s], k_shape, dtype, f"axes = {_i64_array([r - 1])}, keep_dims = true")
+    e = imp.op("exp", [imp.op("sub", [s, mx], s_shape, dtype)], s_shape, dtype)
+    sm = imp.op("reduce_sum", [e], k_shape, dtype, f"axes = {_i64_array([r - 1])}, keep_dims = true")
+    l = imp.op("add", [imp.op("log", [sm], k_shape, dtype), mx], k_shape, dtype)
+    return imp.reshape(l, shape)
+
+
+@_register(aten._scaled_dot_product_flash_attention_for_cpu)
+def _sdpa_flash_cpu(c: _Ctx):
+    """(out, logsumexp); logsumexp is computed only when read (training)."""
+    return _sdpa(c, True, "attn_mask", 1)
+
+
+@_register(aten.scaled_dot_product_attention)
+def _sdpa_plain(c: _Ctx):
+    return _sdpa(c, False, "attn_mask", None)
+
+
+@_register(aten._scaled_dot_product_efficient_attention)
+def _sdpa_efficient(c: _Ctx):
+    return _sdpa(c, True, "attn_bias", None)
+
+
+@_register(aten._scaled_dot_product_flash_attention)
+def _sdpa_flash(c: _Ctx):
+    return _sdpa(c, True, None, None)
+
+
+# -- convolution and pooling -----------------------------------------------------------
+
+
+def _pair(v, n=2):
+    if isinstance(v, int):
+        return [v] * n
+    v = [int(x) for x in v]
+    return v * n if len(v) == 1 else v
+
+
+@_register(aten.convolution)
+def _convolution(c: _Ctx):
+    """2-D, non-transposed convolution -> tcc.conv2d (NCHW, OIHW)."""
+    shape, dtype = c.out()
+    x, w, b = c.tensor("input"), c.tensor("weight"), c.get("bias")
+    if x.rank != 4 or c.raw.get("transposed"):
+        raise _Unsupported("only 2-D non-transposed convolutions")
+    stride, pad, dil = _pair(c.raw["stride"]), _pair(c.raw["padding"]), _pair(c.raw["dilation"])
+    groups = int(c.raw.get("groups", 1))
+    ops = [x, w] + ([b] if b is not None else [])
+    attrs = (
+        f"strides = {_i64_array(stride)}, padding = {_i64_array(pad)}, "
+        f"dilations = {_i64_array(dil)}, groups = {groups} : i64"
+    )
+    return c.imp.op("conv2d", ops, shape, dtype, attrs)
+
+
+@_register(aten.max_pool2d_with_indices, aten.max_pool2d)
+def _max_pool(c: _Ctx):
+    """max_pool2d (values only; dilation 1, floor mode)."""
+    multi = isinstance(_meta(c.node), (tuple, list))
+    shape, dtype = c.out(0 if multi else None)
+    x = c.tensor("self")
+    k = _pair(c.raw["kernel_size"])
+    stride = _pair(c.raw.get("stride") or k)
+    pad = _pair(c.raw.get("padding") or 0)
+    if _pair(c.raw.get("dilation") or 1) != [1, 1] or c.raw.get("ceil_mode"):
+        raise _Unsupported("max_pool2d with dilation or ceil_mode")
+    attrs = f"kernel_size = {_i64_array(k)}, strides = {_i64_array(stride)}, padding = {_i64_array(pad)}"
+    y = c.imp.op("max_pool2d", [x], shape, dtype, attrs)
+    if not multi:
+        return y
+
+    def indices():
+        raise _Unsupported("max_pool2d indices")
+
+    return [y, _Lazy(indices)]
+
+
+@_register(aten.avg_pool2d)
+def _avg_pool(c: _Ctx):
+    """avg_pool2d; tcc divides by the unpadded count (count_include_pad=False)."""
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    k = _pair(c.raw["kernel_size"])
+    stride = _pair(c.raw.get("stride") or k)
+    pad = _pair(c.raw.get("padding") or 0)
+    if c.raw.get("ceil_mode") or c.raw.get("divisor_override") is not None:
+        raise _Unsupported("avg_pool2d with ceil_mode or divisor_override")
+    if any(pad) and c.raw.get("count_include_pad", True):
+        raise _Unsupported("avg_pool2d with padding and count_include_pad=True")
+    attrs = f"kernel_size = {_i64_array(k)}, strides = {_i64_array(stride)}, padding = {_i64_array(pad)}"
+    return c.imp.op("avg_pool2d", [x], shape, dtype, attrs)
+
+
+@_register(aten._adaptive_avg_pool2d, aten.adaptive_avg_pool2d)
+def _adaptive_avg_pool(c: _Ctx):
+    """Global (1x1) -> reduce_mean; static divisible sizes -> avg_pool2d."""
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    out = _pair(c.raw["output_size"])
+    if out == [1, 1]:
+        r = x.rank
+        return c.imp.op("reduce_mean", [x], shape, dtype, f"axes = {_i64_array([r - 2, r - 1])}, keep_dims = true")
+    h, w = x.shape[-2], x.shape[-1]
+    if _is_static(h) and _is_static(w) and _static(h) % out[0] == 0 and _static(w) % out[1] == 0:
+        k = [_static(h) // out[0], _static(w) // out[1]]
+        return c.imp.op("avg_pool2d", [x], shape, dtype, f"kernel_size = {_i64_array(k)}")
+    raise _Unsupported("adaptive_avg_pool2d with non-dividing sizes")
+
+
+# -- factories --------------------------------------------------------------------------
+
+
+def _check_factory_dtype(dtype):
+    _mlir_elem(dtype)
+
+
+@_register(aten.full, aten.full_like, aten.new_full)
+def _full(c: _Ctx):
+    shape, dtype = c.out()
+    _check_factory_dtype(dtype)
+    fill = c["fill_value"]
+    if isinstance(fill, _S):
+        return c.imp.broadcast(c.imp.scalar_tensor(fill, dtype), shape)
+    return c.imp.const(fill, dtype, shape)
+
+
+@_register(aten.zeros, aten.zeros_like, aten.new_zeros, aten.empty, aten.empty_like, aten.new_empty)
+def _zeros(c: _Ctx):
+    """zeros (and empty: any contents will do) -> a splat constant."""
+    shape, dtype = c.out()
+    return c.imp.const(0, dtype, shape)
+
+
+@_register(aten.ones, aten.ones_like, aten.new_ones)
+def _ones(c: _Ctx):
+    shape, dtype = c.out()
+    return c.imp.const(1, dtype, shape)
+
+
+@_register(aten.scalar_tensor)
+def _scalar_tensor_op(c: _Ctx):
+    shape, dtype = c.out()
+    return c.imp.scalar_tensor(c["s"], dtype)
+
+
+@_register(aten.fill)
+def _fill(c: _Ctx):
+    shape, dtype = c.out()
+    v = c["value"]
+    if isinstance(v, _T):
+        return c.imp.broadcast(c.imp.cast(v, dtype), shape)
+    return c.imp.broadcast(c.imp.scalar_tensor(v, dtype), shape)
+
+
+@_register(aten.arange)
+def _arange(c: _Ctx):
+    """Static aranges become dense constants."""
+    shape, dtype = c.out()
+    if not all(_is_static(d) for d in shape):
+        raise _Unsupported("arange of symbolic length")
+    start = c.get("start", 0)
+    end = c.get("end")
+    step = c.get("step", 1)
+    if any(isinstance(v, _S) for v in (start, end, step)):
+        raise _Unsupported("symbolic arange bounds")
+    n = _static(shape[0])
+    if n > 1 << 20:
+        raise _Unsupported("arange too large to embed")
+    vals = torch.arange(start, end, step, dtype=dtype if dtype != torch.bool else None)[:n]
+    return c.imp.tensor_const(vals.to(dtype))
+
+
+# ---------------------------------------------------------------------------
+# Size arithmetic and other nodes without tensor results
+# ---------------------------------------------------------------------------
+
+_SYM_TARGETS = {
+    operator.add,
+    operator.sub,
+    operator.mul,
+    operator.floordiv,
+    operator.truediv,
+    operator.mod,
+    operator.neg,
+    operator.pow,
+    operator.eq,
+    operator.ne,
+    operator.lt,
+    operator.le,
+    operator.gt,
+    operator.ge,
+    operator.and_,
+    operator.or_,
+    torch.sym_int,
+    torch.sym_float,
+    torch.sym_max,
+    torch.sym_min,
+    torch.sym_not,
+    torch.sym_ite,
+    math.floor,
+    math.ceil,
+}
+_SYM_ATEN = {aten.sym_size, aten.sym_numel, aten.sym_stride, aten.sym_storage_offset}
+
+# Runtime assertions Dynamo already guarded: nothing to emit.
+_IGNORED = {
+    aten._assert_scalar,
+    aten._assert_async,
+    aten.sym_constrain_range_for_size,
+    aten.sym_constrain_range,
+    aten._assert_tensor_metadata,
+    getattr(aten, "_functional_assert_scalar", aten._assert_scalar),
+}
+
+
+def _is_sym_node(node: torch.fx.Node) -> bool:
+    t = node.target
+    if t in _SYM_TARGETS:
+        return True
+    if isinstance(t, torch._ops.OpOverload) and t.overloadpacket in _SYM_ATEN:
+        return True
+    return isinstance(node.meta.get("val"), (torch.SymInt, torch.SymFloat, torch.SymBool)) and not isinstance(
+        t, torch._ops.OpOverload
+    )
+
+
+def _poison(imp: _Importer, m):
+    """A stand-in for an unsupported node's result, so later nodes still run."""
+    if isinstance(m, torch.Tensor):
+        return _T(tuple(imp.expr(d) for d in m.shape), m.dtype, ssa="%unsupported", poison=True)
+    if isinstance(m, (list, tuple)):
+        return [_poison(imp, x) for x in m]
+    if isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        return _S(_sym_expr(m))
+    return m
+
+
+def _has_poison(v) -> bool:
+    if isinstance(v, _T):
+        return v.poison
+    if isinstance(v, (list, tuple)):
+        return any(_has_poison(x) for x in v)
+    if isinstance(v, _Lazy):
+        return v.done and _has_poison(v.value)
+    return False
+
+
+def _get_attr(gm, target: str):
+    obj = gm
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def _expr_text(e) -> str:
+    """A size expression in tcc.shape / tcc.constraints syntax."""
+    if isinstance(e, int) or (isinstance(e, sympy.Expr) and e.is_Integer):
+        return str(int(e))
+    if isinstance(e, sympy.Symbol):
+        return e.name
+    if isinstance(e, sympy.Add):
+        out = ""
+        for i, term in enumerate(sorted(e.args, key=lambda t: t.is_number)):
+            coeff, rest = term.as_coeff_Mul()
+            if coeff < 0:
+                txt = _expr_text(-term)
+                out += (" - " if i else "-") + (f"({txt})" if isinstance(-term, sympy.Add) else txt)
+            else:
+                txt = _expr_text(term)
+                out += (" + " if i else "") + txt
+        return out
+    if isinstance(e, sympy.Mul):
+        return " * ".join(f"({_expr_text(a)})" if isinstance(a, sympy.Add) else _expr_text(a) for a in e.args)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer and int(e.exp) > 0:
+        return " * ".join([f"({_expr_text(e.base)})"] * int(e.exp))
+    name = type(e).__name__
+    if name in ("FloorDiv", "CleanDiv") and e.args[1].is_Integer and int(e.args[1]) > 0:
+        return f"({_expr_text(e.args[0])}) floordiv {int(e.args[1])}"
+    if name in ("Mod", "PythonMod") and e.args[1].is_Integer and int(e.args[1]) > 0:
+        return f"({_expr_text(e.args[0])}) mod {int(e.args[1])}"
+    raise _Unsupported(f"size expression {e} has no tcc.shape form")
+
+
+def _run(imp: _Importer) -> ImportedGraph:
+    gm = imp.gm
+    nodes = list(gm.graph.nodes)
+    placeholders = [n for n in nodes if n.op == "placeholder"]
+
+    def fail(node, reason):
+        imp.unsupported.append((_target_name(node.target) if node.op != "placeholder" else "placeholder", reason))
+        imp.unsupported_nodes.append(node.name)
+
+    # -- arguments ----------------------------------------------------------------------
+    args_text = []
+    tensor_inputs = []
+    for pos, node in enumerate(placeholders):
+        m = node.meta.get("val")
+        if m is None and pos < len(imp.example_inputs):
+            m = imp.example_inputs[pos]
+        if isinstance(m, torch.Tensor):
+            shape = tuple(imp.expr(d) for d in m.shape)
+            try:
+                _mlir_elem(m.dtype)
+            except _Unsupported as e:
+                fail(node, str(e))
+                imp.env[node] = _poison(imp, m)
+                continue
+            ssa = f"%arg{len(tensor_inputs)}"
+            t = _T(shape, m.dtype, ssa=ssa, arg=pos)
+            imp.env[node] = t
+            for d, s in enumerate(shape):
+                if isinstance(s, sympy.Symbol) and s not in imp.sym_source:
+                    imp.sym_source[s] = (t, d)
+            tensor_inputs.append(pos)
+        elif isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool, int, float, bool)) or m is None:
+            imp.env[node] = _S(imp.expr(m)) if m is not None else None
+        else:
+            fail(node, f"placeholder of type {type(m).__name__}")
+            imp.env[node] = None
+
+    # Symbols: named by sympy names, in order of first appearance.
+    symbols: dict[str, tuple[int, int | None]] = {}
+    symbol_sources: dict[str, tuple[int, int]] = {}
+    for sym, (t, d) in imp.sym_source.items():
+        symbols[sym.name] = imp.symbol_range(sym)
+        symbol_sources[sym.name] = (t.arg, d)
+
+    for pos, node in enumerate(placeholders):
+        t = imp.env.get(node)
+        if not isinstance(t, _T) or t.poison:
+            continue
+        attrs = []
+        if not all(_is_static(d) for d in t.shape):
+            try:
+                for s in t.shape:
+                    if not _is_static(s):
+                        unknown = [x for x in s.free_symbols if x not in imp.sym_source]
+                        if unknown:
+                            raise _Unsupported(
+                                f"input dim {s} uses symbols {unknown} that no input dim carries alone"
+                            )
+                entries = ", ".join(_expr_text(s) for s in t.shape)
+                attrs.append(f"tcc.shape = #tcc.shape<[{entries}]>")
+            except _Unsupported as e:
+                fail(node, str(e))
+        attrs.append(f'tcc.name = "{node.name}"')
+        args_text.append(f"{t.ssa}: {_ttype(t.shape, t.dtype)} {{{', '.join(attrs)}}}")
+
+    # -- body -----------------------------------------------------------------------------
+    debug = bool(os.environ.get("TCC_FX_IMPORTER_DEBUG"))
+    output_node = None
+    for node in nodes:
+        if node.op == "placeholder":
+            continue
+        if node.op == "output":
+            output_node = node
+            continue
+        try:
+            if node.op == "get_attr":
+                v = _get_attr(gm, node.target)
+                if isinstance(v, torch.Tensor):
+                    imp.env[node] = imp.tensor_const(v)
+                else:
+                    raise _Unsupported(f"get_attr of {type(v).__name__}")
+                continue
+            if node.op != "call_function":
+                raise _Unsupported(f"{node.op} nodes are not supported")
+            target = node.target
+            if target is operator.getitem:
+                src = imp.env[node.args[0]]
+                item = src[node.args[1]]
+                imp.env[node] = item.force() if isinstance(item, _Lazy) else item
+                continue
+            if _packet(target) in _IGNORED:
+                imp.env[node] = None
+                continue
+            if _is_sym_node(node):
+                m = node.meta.get("val")
+                if m is None:
+                    raise _Unsupported("size computation without meta['val']")
+                imp.env[node] = _S(imp.expr(m))
+                continue
+            handler = HANDLERS.get(_packet(target))
+            if handler is None:
+                raise _Unsupported("no tcc lowering for this op")
+            result = handler(_Ctx(imp, node))
+            imp.env[node] = result
+        except Exception as e:  # noqa: BLE001 - every failure becomes a report entry
+            if debug and not isinstance(e, _Unsupported):
+                raise
+            inputs_poisoned = any(_has_poison(imp.env.get(a)) for a in node.all_input_nodes)
+            if not inputs_poisoned:
+                reason = str(e) if isinstance(e, _Unsupported) else f"importer error: {type(e).__name__}: {e}"
+                fail(node, reason)
+            try:
+                imp.env[node] = _poison(imp, node.meta.get("val"))
+            except Exception:
+                imp.env[node] = None
+            if isinstance(imp.env[node], _T):
+                imp.env[node].poison = True
+
+    # -- outputs --------------------------------------------------------------------------
+    outputs: list = []
+    results: list[_T] = []
+    result_index: dict[str, int] = {}
+    symint_exprs: dict[str, Any] = {}
+    placeholder_pos = {n: i for i, n in enumerate(placeholders)}
+    out_args = output_node.args[0] if output_node is not None else ()
+    if not isinstance(out_args, (list, tuple)):
+        out_args = (out_args,)
+    for o in out_args:
+        try:
+            if o is None:
+                outputs.append(("none", None))
+                continue
+            if not isinstance(o, torch.fx.Node):
+                outputs.append(("const", o))
+                continue
+            if o.op == "placeholder" and isinstance(imp.env.get(o), _T):
+                outputs.append(("input", placeholder_pos[o]))
+                continue
+            v = imp.env.get(o)
+            if isinstance(v, _S):
+                e = imp.expr(v.expr)
+                if isinstance(e, int):
+                    outputs.append(("const", e))
+                else:
+                    missing = [s for s in e.free_symbols if s.name not in symbol_sources]
+                    if missing:
+                        raise _Unsupported(f"output size {e} uses symbols no tensor input carries")
+                    text = str(e)
+                    symint_exprs[text] = e
+                    outputs.append(("symint", text))
+                continue
+            if not isinstance(v, _T):
+                raise _Unsupported(f"graph output of type {type(v).__name__}")
+            if v.poison:
+                outputs.append(("result", -1))
+                continue
+            ssa = imp.use(v)
+            if ssa not in result_index:
+                result_index[ssa] = len(results)
+                results.append(v)
+            outputs.append(("result", result_index[ssa]))
+        except Exception as e:  # noqa: BLE001
+            if debug and not isinstance(e, _Unsupported):
+                raise
+            imp.unsupported.append(("output", str(e)))
+            imp.unsupported_nodes.append(o.name if isinstance(o, torch.fx.Node) else "")
+
+    if imp.unsupported:
+        raise UnsupportedGraph(imp.unsupported, imp.unsupported_nodes)
+
+    # -- function text --------------------------------------------------------------------
+    res_types = [_ttype(r.shape, r.dtype) for r in results]
+    constraints = []
+    for name, (lo, hi) in symbols.items():
+        constraints.append(f"{lo} <= {name}" + (f" <= {hi}" if hi is not None else ""))
+    fattrs = ""
+    if constraints:
+        fattrs = " attributes {tcc.constraints = [" + ", ".join(f'"{c}"' for c in constraints) + "]}"
+    sig_args = ",\n      ".join(args_text)
+    ret = f"({', '.join(res_types)})"
+    lines = [
+        "module {",
+        f"  func.func @{imp.func_name}({sig_args})\n      -> {ret}{fattrs} {{",
+        *imp.lines,
+    ]
+    if results:
+        lines.append(f"    return {', '.join(r.ssa for r in results)} : {', '.join(res_types)}")
+    else:
+        lines.append("    return")
+    lines += ["  }", "}", ""]
+    return ImportedGraph(
+        mlir="\n".join(lines),
+        func_name=imp.func_name,
+        tensor_inputs=tensor_inputs,
+        symbols=symbols,
+        outputs=outputs,
+        dtypes=[r.dtype for r in results],
+        symbol_sources=symbol_sources,
+        _symint_exprs=symint_exprs,
+    )
+
+
+def import_graph(gm: torch.fx.GraphModule, example_inputs: list, func_name: str = "forward") -> ImportedGraph:
+    """Translates an AOTAutograd forward graph into tcc MLIR.
+
+    Raises UnsupportedGraph listing every node tcc cannot take.
+    """
+    return _run(_Importer(gm, example_inputs, func_name))
+
+
+# ---------------------------------------------------------------------------
+# Decompositions
+# ---------------------------------------------------------------------------
+
+
+def _build_decompositions() -> dict:
+    """Core ATen decompositions minus every op with a handler here.
+
+    Ops tcc takes whole (layer_norm, gelu, softmax, addmm, sdpa, t, unbind,
+    split, silu, ...) stay as they are so that they become one tcc op each;
+    the rest (hardswish, softplus, var_mean, baddbmm, addcmul, ...) are
+    decomposed into ops that have handlers.
+    """
+    from torch._decomp import core_aten_decompositions
+
+    table = core_aten_decompositions()
+    out = {}
+    for op, fn in table.items():
+        if _packet(op) in HANDLERS:
+            continue
+        out[op] = fn
+    return out
+
+
+DECOMPOSITIONS: dict = _build_decompositions()
