@@ -174,6 +174,7 @@ class _T:
     ssa: str | None = None
     make: Callable[[], str] | None = None
     transposed_from: "_T | None" = None
+    perm_of: tuple | None = None  # (source, permutation) of a lazy transpose
     arg: int | None = None  # placeholder position when this is an argument
     poison: bool = False
 
@@ -246,7 +247,12 @@ def _norm_dim(d: int, rank: int) -> int:
 def _fmt_float(v: float, elem: str) -> str:
     v = float(v)
     if math.isfinite(v):
-        return "%.17e" % v
+        # Shortest round-trip text; MLIR float literals need a '.'.
+        s = repr(v)
+        mant, _, exp = s.partition("e")
+        if "." not in mant:
+            mant += ".0"
+        return mant + ("e" + exp if exp else "")
     pinf, ninf, nan = _NONFINITE_HEX[elem]
     return nan if math.isnan(v) else (pinf if v > 0 else ninf)
 
@@ -504,7 +510,7 @@ class _Importer:
         """A real tensor (get_attr constant) as tcc.constant with its bytes."""
         t = t.detach().cpu().contiguous()
         dtype = t.dtype
-        elem = _mlir_elem(dtype)
+        _mlir_elem(dtype)
         shape = tuple(t.shape)
         ty = _ttype(shape, dtype)
         ssa = self.fresh("cst")
@@ -526,7 +532,6 @@ class _Importer:
                 data = raw.numpy().astype(raw.numpy().dtype.newbyteorder("<")).tobytes()
                 body = '"0x' + data.hex().upper() + '"'
         self.emit(f"{ssa} = tcc.constant dense<{body}> : {ty}")
-        del elem
         return _T(shape, dtype, ssa=ssa)
 
     @staticmethod
@@ -571,8 +576,6 @@ class _Importer:
         shape = tuple(self.expr(d) for d in shape)
         if _same_shape(t.shape, shape):
             return t
-        if t.transposed_from is None and t.ssa is None and t.make is not None and False:
-            pass
         in_ty = _ttype(t.shape, t.dtype)
         out_ty = _ttype(shape, t.dtype)
         dyn = [d for d in shape if not _is_static(d)]
@@ -606,9 +609,9 @@ class _Importer:
         if perm == list(range(len(perm))):
             return t
         src = t
-        if t.ssa is None and getattr(t, "_perm", None) is not None:
+        if t.ssa is None and t.perm_of is not None:
             # transpose of a not-yet-emitted transpose: compose the two
-            inner_src, inner_perm = t._perm
+            inner_src, inner_perm = t.perm_of
             perm = [inner_perm[p] for p in perm]
             src = inner_src
             if perm == list(range(len(perm))):
@@ -616,7 +619,7 @@ class _Importer:
         shape = tuple(src.shape[p] for p in perm)
         attrs = f"permutation = {_i64_array(perm)}"
         res = self.lazy(shape, src.dtype, lambda: self.use(self.op("transpose", [src], shape, src.dtype, attrs)))
-        res._perm = (src, perm)
+        res.perm_of = (src, perm)
         if len(perm) == 2:
             res.transposed_from = src
         return res
@@ -1067,7 +1070,7 @@ def _identity(c: _Ctx):
     return x
 
 
-@_register(aten._to_copy, aten.to, aten._to_dtype if hasattr(aten, "_to_dtype") else aten._to_copy)
+@_register(aten._to_copy, aten.to)
 def _to_copy(c: _Ctx):
     """dtype conversion -> tcc.cast; device/layout/memory_format are ignored."""
     shape, dtype = c.out()

@@ -362,6 +362,18 @@ static LogicalResult emitObject(ModuleOp lowered, StringRef path,
   return success();
 }
 
+/// PREFIX/`relative` for this tool at PREFIX/bin/tcc-compile: where an
+/// installed tcc keeps what the libraries link (the build tree's bin/ and
+/// lib/ have the same layout; its headers stay in the source tree).
+static std::string besideTool(const char *argv0, StringRef relative) {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, &anchor);
+  SmallString<256> path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(path, relative);
+  return std::string(path);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(
@@ -470,21 +482,31 @@ int main(int argc, char **argv) {
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName(compiler);
   if (!cc)
     return fail("no C compiler '" + compiler + "' on PATH (use --cc=...)");
+  auto lib = [&](const char *built) {
+    std::string installed = besideTool(
+        argv[0], ("lib/" + llvm::sys::path::filename(built)).str());
+    return llvm::sys::fs::exists(installed) ? installed : std::string(built);
+  };
+  std::string includeDir =
+      llvm::sys::fs::exists(
+          besideTool(argv[0], "include/tcc/Runtime/tcc_model.h"))
+          ? besideTool(argv[0], "include")
+          : std::string(TCC_INCLUDE_DIR);
   std::vector<std::string> args = {*cc,
                                    "-shared",
                                    "-fPIC",
                                    "-O2",
                                    "-x",
                                    "c",
-                                   "-I" TCC_INCLUDE_DIR,
+                                   "-I" + includeDir,
                                    tablePath.str().str(),
                                    "-x",
                                    "none",
                                    objectPath.str().str(),
                                    "-Wl,--whole-archive",
-                                   TCC_MODEL_RUNTIME_LIB,
+                                   lib(TCC_MODEL_RUNTIME_LIB),
                                    "-Wl,--no-whole-archive",
-                                   TCC_RUNTIME_LIB,
+                                   lib(TCC_RUNTIME_LIB),
                                    "-Wl,--version-script=" +
                                        exportsPath.str().str(),
                                    "-lstdc++",
@@ -495,7 +517,7 @@ int main(int argc, char **argv) {
   if (target == Target::CUDA) {
 #ifdef TCC_CUDA_RUNTIME_LIB
     // The driver API: the stub to link, libcuda.so.1 where it runs.
-    args.insert(args.end() - 2, TCC_CUDA_RUNTIME_LIB);
+    args.insert(args.end() - 2, lib(TCC_CUDA_RUNTIME_LIB));
     args.insert(args.end() - 2, TCC_CUDA_DRIVER_STUB);
 #endif
   } else {
@@ -505,7 +527,7 @@ int main(int argc, char **argv) {
       args.insert(args.end() - 2, TCC_OPENMP_RUNTIME_PATH);
 #ifdef TCC_DNNL_RUNTIME_LIB
     // Library convolutions: the runtime, and oneDNN where it runs.
-    args.insert(args.end() - 2, TCC_DNNL_RUNTIME_LIB);
+    args.insert(args.end() - 2, lib(TCC_DNNL_RUNTIME_LIB));
     args.insert(args.end() - 2, TCC_DNNL_LIB);
 #endif
   }
