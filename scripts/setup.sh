@@ -27,22 +27,28 @@ if ((${#missing[@]})); then
 fi
 
 # Python packages of the tests and tools (PyPI): torch and numpy for
-# examples/export_onnx.py (onnx: torch.onnx.export needs it), onnxruntime
-# for benchmarks/cpu/compare_cpu.py. One venv per user, outside the
-# checkout, so that fresh clones (CI) reuse it; TCC_VENV moves it.
+# examples/export_onnx.py (onnx: torch.onnx.export needs it) and the
+# torch.compile backend's tests, onnxruntime for
+# benchmarks/cpu/compare_cpu.py, nanobind to build the Python package,
+# pytest for its tests. One venv per user, outside the checkout, so that
+# fresh clones (CI) reuse it (pip keeps its wheel cache in ~/.cache/pip);
+# TCC_VENV moves it.
 TCC_VENV="${TCC_VENV:-$HOME/.cache/tcc/venv}"
-TCC_PYTHON_PACKAGES=(numpy onnx onnxruntime torch)
+TCC_PYTHON_PACKAGES=(numpy onnx onnxruntime torch nanobind pytest)
 if [ ! -x "$TCC_VENV/bin/python" ]; then
   python3 -m venv "$TCC_VENV"
 fi
-if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, onnxruntime, torch" 2>/dev/null; then
+if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, onnxruntime, torch, nanobind, pytest" 2>/dev/null; then
   echo "setup: installing ${TCC_PYTHON_PACKAGES[*]} into $TCC_VENV"
   "$TCC_VENV/bin/pip" install -q "${TCC_PYTHON_PACKAGES[@]}"
 fi
 export TCC_PYTHON="$TCC_VENV/bin/python"
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tcc-ccache}"
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S "$TCC_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+# The Python package builds for the venv's interpreter (python_bindings/).
+if [ ! -f "$BUILD_DIR/build.ninja" ] ||
+   ! grep -qxE "Python_EXECUTABLE:[A-Z]+=$TCC_PYTHON" "$BUILD_DIR/CMakeCache.txt"; then
+  cmake -G Ninja -S "$TCC_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+      -DPython_EXECUTABLE="$TCC_PYTHON"
 fi
 cmake --build "$BUILD_DIR"

@@ -3,7 +3,9 @@
 # then the ONNX backend-test conformance (its report goes to the build
 # directory; a case of test/ONNX/expected_pass.txt that fails is a
 # failure), then the examples exported from PyTorch to ONNX, imported, run
-# and compared with PyTorch. Exits non-zero on any failure; the summaries
+# and compared with PyTorch, then the Python package's tests (pytest:
+# bindings and the torch.compile backend) and the embedding example built
+# against the installed package. Exits non-zero on any failure; the summaries
 # are printed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -14,3 +16,6 @@ if [ -x "$BUILD_DIR/bin/tcc-import-onnx" ]; then
   "$TCC_PYTHON" "$TCC_ROOT/examples/export_onnx.py" --bin "$BUILD_DIR/bin" \
       --out "$BUILD_DIR/onnx-export"
 fi
+"$TCC_PYTHON" -m pytest -q "$TCC_ROOT/python_bindings/tests" \
+    --tcc-build-dir "$BUILD_DIR"
+bash "$TCC_ROOT/examples/embed/test.sh" "$BUILD_DIR"
