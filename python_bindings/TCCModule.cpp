@@ -264,6 +264,10 @@ private:
 
 NB_MODULE(_tcc, m) {
   m.doc() = "tcc's compiler and runtime (see the tcc package)";
+  // Compiled graphs live in module-level caches (tcc.dynamo) and in
+  // torch.compile's wrappers until the interpreter exits; nanobind would
+  // report those as leaks at shutdown.
+  nb::set_leak_warnings(false);
 
   nb::class_<Context>(m, "Context")
       .def(nb::init<>())

@@ -175,6 +175,7 @@ class _T:
     make: Callable[[], str] | None = None
     transposed_from: "_T | None" = None
     perm_of: tuple | None = None  # (source, permutation) of a lazy transpose
+    reshaped_from: "_T | None" = None  # the value this is a reshape of
     arg: int | None = None  # placeholder position when this is an argument
     poison: bool = False
 
@@ -573,9 +574,25 @@ class _Importer:
     # -- data movement ----------------------------------------------------------
 
     def reshape(self, t: _T, shape) -> _T:
+        """A lazy tcc.reshape; reshapes of reshapes go back to the source.
+
+        Laziness matters beyond tidiness: AOTAutograd flattens [B, S, K] to
+        [B*S, K] around every addmm and views the result back to [B, S, N].
+        The matmul handlers lift the product onto the unflattened source, so
+        the flattened values are never emitted (and tcc never has to expand
+        one dim into two dynamic ones, which its lowering cannot do).
+        """
         shape = tuple(self.expr(d) for d in shape)
         if _same_shape(t.shape, shape):
             return t
+        if t.reshaped_from is not None:
+            t = t.reshaped_from
+            if _same_shape(t.shape, shape):
+                return t
+        src = t
+        return self.lazy(shape, src.dtype, lambda: self._emit_reshape(src, shape), reshaped_from=src)
+
+    def _emit_reshape(self, t: _T, shape) -> str:
         in_ty = _ttype(t.shape, t.dtype)
         out_ty = _ttype(shape, t.dtype)
         dyn = [d for d in shape if not _is_static(d)]
@@ -586,7 +603,7 @@ class _Importer:
         else:
             s = self.shape_operand(shape)
             self.emit(f"{ssa} = tcc.reshape {x}, {s} : ({in_ty}, tensor<{len(shape)}xi64>) -> {out_ty}")
-        return _T(shape, t.dtype, ssa=ssa)
+        return ssa
 
     def broadcast(self, t: _T, shape) -> _T:
         shape = tuple(self.expr(d) for d in shape)
@@ -1095,11 +1112,65 @@ def _copy(c: _Ctx):
 # -- contractions -------------------------------------------------------------
 
 
-def _linear_or_matmul(imp: _Importer, x: _T, w: _T, shape, dtype) -> _T:
-    """x @ w: tcc.linear when w is a transposed 2-D value, else tcc.matmul."""
+def _prefix_len(shape, m) -> int | None:
+    """k >= 2 such that prod(shape[:k]) == m, if any (the flattened dims)."""
+    p = sympy.Integer(1)
+    for k in range(len(shape)):
+        p = p * shape[k]
+        if k >= 1 and _same_dim(sympy.expand(p) if not isinstance(p, int) else p, m):
+            return k + 1
+    return None
+
+
+def _unflatten_rows(imp: _Importer, x: _T):
+    """For x [M, K] that is a reshape of X [d0, .., dk-1, ..] with
+    d0*..*dk-1 == M: (X viewed as [d0, .., dk-1, K], [d0, .., dk-1]), else None."""
+    src = x.reshaped_from
+    if src is None or x.rank != 2:
+        return None
+    k = _prefix_len(src.shape, x.shape[0])
+    if k is None:
+        return None
+    lead = tuple(src.shape[:k])
+    return imp.reshape(src, lead + (x.shape[1],)), lead
+
+
+def _unflatten_batch(imp: _Importer, x: _T):
+    """For x [Bt, M, K] that is a reshape of X with leading dims multiplying
+    to Bt: (X viewed as [lead.., M, K], lead), else None."""
+    src = x.reshaped_from
+    if src is None or x.rank != 3:
+        return None
+    k = _prefix_len(src.shape, x.shape[0])
+    if k is None:
+        return None
+    # unit dims (a select's leftover [1, ..]) do not count as batch dims
+    lead = tuple(d for d in src.shape[:k] if not (_is_static(d) and _static(d) == 1))
+    if len(lead) < 2:
+        return None
+    return imp.reshape(src, lead + tuple(x.shape[1:])), lead
+
+
+def _linear_or_matmul(imp: _Importer, x: _T, w: _T, shape, dtype, bias: _T | None = None) -> _T:
+    """x @ w (+ bias [out]): tcc.linear when w is a transposed 2-D value,
+    else tcc.matmul. A flattened x is lifted back to its leading dims and the
+    result flattened lazily (see _Importer.reshape)."""
+    lifted = _unflatten_rows(imp, x)
+    if lifted is not None:
+        x, lead = lifted
+        full = lead + (shape[-1],)
+        y = _linear_or_matmul(imp, x, w, full, dtype, bias)
+        return imp.reshape(y, shape)
+    x = imp.cast(x, dtype)
     if w.transposed_from is not None and w.rank == 2:
-        return imp.op("linear", [imp.cast(x, dtype), imp.cast(w.transposed_from, dtype)], shape, dtype)
-    return imp.op("matmul", [imp.cast(x, dtype), imp.cast(w, dtype)], shape, dtype)
+        ops = [x, imp.cast(w.transposed_from, dtype)]
+        if bias is not None:
+            ops.append(imp.cast(bias, dtype))
+        return imp.op("linear", ops, shape, dtype)
+    y = imp.op("matmul", [x, imp.cast(w, dtype)], shape, dtype)
+    if bias is not None:
+        y = imp.op("add", [y, imp.cast(bias, dtype)], shape, dtype)
+    return y
 
 
 @_register(aten.addmm)
@@ -1110,15 +1181,8 @@ def _addmm(c: _Ctx):
     beta, alpha = c.get("beta", 1), c.get("alpha", 1)
     if isinstance(beta, _S) or isinstance(alpha, _S):
         raise _Unsupported("symbolic beta/alpha")
-    if (
-        w.transposed_from is not None
-        and beta == 1
-        and alpha == 1
-        and bias.rank == 1
-        and _same_dim(bias.shape[0], shape[1])
-    ):
-        b = c.imp.cast(bias, dtype)
-        return c.imp.op("linear", [c.imp.cast(x, dtype), c.imp.cast(w.transposed_from, dtype), b], shape, dtype)
+    if beta == 1 and alpha == 1 and bias.rank == 1 and _same_dim(bias.shape[0], shape[1]):
+        return _linear_or_matmul(c.imp, x, w, shape, dtype, bias)
     y = _linear_or_matmul(c.imp, x, w, shape, dtype)
     if alpha != 1:
         y = c.imp.op("mul", [y, c.imp.const(alpha, dtype)], shape, dtype)
@@ -1138,8 +1202,15 @@ def _mm(c: _Ctx):
 
 @_register(aten.bmm)
 def _bmm(c: _Ctx):
+    """bmm -> tcc.matmul; when both operands are [B*H, ..] flattenings of
+    tensors with the same leading dims, the product runs on those instead."""
     shape, dtype = c.out()
     a, b = c.tensor("self"), c.tensor("mat2")
+    la, lb = _unflatten_batch(c.imp, a), _unflatten_batch(c.imp, b)
+    if la is not None and lb is not None and _same_shape(la[1], lb[1]):
+        full = la[1] + tuple(shape[1:])
+        y = c.imp.op("matmul", [c.imp.cast(la[0], dtype), c.imp.cast(lb[0], dtype)], full, dtype)
+        return c.imp.reshape(y, shape)
     return c.imp.op("matmul", [c.imp.cast(a, dtype), c.imp.cast(b, dtype)], shape, dtype)
 
 
@@ -2056,9 +2127,13 @@ def _run(imp: _Importer) -> ImportedGraph:
 def import_graph(gm: torch.fx.GraphModule, example_inputs: list, func_name: str = "forward") -> ImportedGraph:
     """Translates an AOTAutograd forward graph into tcc MLIR.
 
-    Raises UnsupportedGraph listing every node tcc cannot take.
+    Raises UnsupportedGraph listing every node tcc cannot take. Runs with
+    the compile's FakeTensorMode switched off, as constants are real tensors.
     """
-    return _run(_Importer(gm, example_inputs, func_name))
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    with unset_fake_temporarily():
+        return _run(_Importer(gm, example_inputs, func_name))
 
 
 # ---------------------------------------------------------------------------

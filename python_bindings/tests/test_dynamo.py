@@ -1,0 +1,140 @@
+"""tcc.dynamo_backend: torch.compile's graphs through tcc on the CPU,
+against eager PyTorch, with a dynamic batch compiled once."""
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch._dynamo  # noqa: E402
+
+import tcc  # noqa: E402
+import tcc.dynamo  # noqa: E402
+from models import RobotPolicy, ViTBlock  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    torch._dynamo.reset()
+    tcc.dynamo.reset()
+    torch.manual_seed(0)
+    yield
+    torch._dynamo.reset()
+
+
+def compiled_graphs():
+    return [r for r in tcc.dynamo.stats if r.status == "compiled"]
+
+
+def run_dynamic(model, make_input, sizes, atol):
+    """Compiles with the first input's batch marked dynamic, then checks
+    every size against eager and that nothing recompiled."""
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    with torch.no_grad():
+        for n in sizes:
+            x = make_input(n)
+            torch._dynamo.mark_dynamic(x, 0)
+            expected = model(x)
+            got = compiled(x)
+            if isinstance(expected, tuple):
+                for g, e in zip(got, expected):
+                    assert g.shape == e.shape
+                    torch.testing.assert_close(g, e, atol=atol, rtol=atol)
+            else:
+                assert got.shape == expected.shape
+                torch.testing.assert_close(got, expected, atol=atol, rtol=atol)
+    return compiled
+
+
+def test_robot_policy_dynamic_batch_one_compile():
+    model = RobotPolicy().eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tcc.dynamo.TCCFallbackWarning)
+        run_dynamic(model, lambda n: torch.randn(n, 256), [2, 5, 16, 64],
+                    atol=1e-4)
+    (record,) = tcc.dynamo.stats
+    assert record.status == "compiled", record.reason
+    # The batch is a size symbol with Dynamo's range (at least 2).
+    (rng,) = record.symbols.values()
+    assert rng[0] == 2
+    assert "tcc.linear" in record.mlir and "tcc.layer_norm" in record.mlir
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_vit_block_dynamic_batch_one_compile(explicit):
+    model = ViTBlock(explicit=explicit).eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tcc.dynamo.TCCFallbackWarning)
+        run_dynamic(model, lambda n: torch.randn(n, 197, 768), [2, 3],
+                    atol=2e-4)
+    (record,) = tcc.dynamo.stats
+    assert record.status == "compiled", record.reason
+    assert "tcc.attention" in record.mlir or "tcc.softmax" in record.mlir
+
+
+def test_vit_block_dynamic_sequence():
+    model = ViTBlock().eval()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    with torch.no_grad():
+        for s in (50, 197):
+            x = torch.randn(2, s, 768)
+            torch._dynamo.mark_dynamic(x, 1)
+            torch.testing.assert_close(compiled(x), model(x), atol=2e-4,
+                                       rtol=2e-4)
+    assert len(compiled_graphs()) == 1
+
+
+def test_static_shapes():
+    model = RobotPolicy().eval()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend, dynamic=False)
+    x = torch.randn(4, 256)
+    with torch.no_grad():
+        for g, e in zip(compiled(x), model(x)):
+            torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
+    (record,) = compiled_graphs()
+    assert record.symbols == {}
+
+
+class WithCumsum(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumsum(torch.relu(x), dim=1) * 2
+
+
+def test_unsupported_op_falls_back_with_a_report():
+    model = WithCumsum()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    x = torch.randn(3, 5)
+    with pytest.warns(tcc.dynamo.TCCFallbackWarning, match="cumsum"):
+        got = compiled(x)
+    torch.testing.assert_close(got, model(x))
+    (record,) = tcc.dynamo.stats
+    assert record.status == "fallback" and "cumsum" in record.reason
+
+
+def test_no_fallback_raises():
+    compiled = torch.compile(WithCumsum(),
+                             backend=tcc.make_backend(fallback=False))
+    with pytest.raises(Exception, match="cumsum"):
+        compiled(torch.randn(3, 5))
+
+
+def test_backend_options_reach_the_pipeline():
+    model = RobotPolicy().eval()
+    backend = tcc.make_backend(options={"fuse": False, "gemm_library": False})
+    compiled = torch.compile(model, backend=backend)
+    x = torch.randn(3, 256)
+    with torch.no_grad():
+        for g, e in zip(compiled(x), model(x)):
+            torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
+    assert len(compiled_graphs()) == 1
+
+
+def test_training_mode_forward_matches():
+    """With grad enabled the forward still matches (tcc or eager)."""
+    model = RobotPolicy()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    x = torch.randn(4, 256)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tcc.dynamo.TCCFallbackWarning)
+        got = compiled(x)
+    for g, e in zip(got, model(x)):
+        torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
