@@ -18,7 +18,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _tcc
+try:
+    from . import _tcc
+except ImportError as _error:  # the Python files alone: libraries only
+    _tcc = None
+    _tcc_error = _error
 
 
 class TCCError(Exception):
@@ -36,23 +40,31 @@ class TCCError(Exception):
 _local = threading.local()
 
 
-def context() -> _tcc.Context:
+def _extension():
+    if _tcc is None:
+        raise TCCError("the tcc extension (_tcc) is not available here "
+                       f"({_tcc_error}); only load_library works")
+    return _tcc
+
+
+def context() -> "_tcc.Context":
     """The calling thread's MLIR context (tcc's dialects loaded). Modules keep
     theirs alive; one per thread because a context is not thread-safe."""
+    _extension()
     ctx = getattr(_local, "context", None)
     if ctx is None:
         ctx = _local.context = _tcc.Context()
     return ctx
 
 
-def _fail(ctx: _tcc.Context, message: str) -> TCCError:
+def _fail(ctx: "_tcc.Context", message: str) -> TCCError:
     return TCCError(message, ctx.take_diagnostics())
 
 
 class Module:
     """An MLIR module of tcc (and upstream) ops."""
 
-    def __init__(self, handle: _tcc.Module):
+    def __init__(self, handle: "_tcc.Module"):
         self._handle = handle
 
     def __str__(self) -> str:
@@ -147,7 +159,7 @@ def run_pipeline(module: Module, pipeline: str, *, reports: bool = False):
 def import_onnx(model: str | os.PathLike | bytes, *, function: str = "main",
                 weights_as_arguments: bool = False) -> Module:
     """Imports an ONNX model (a path or the serialized bytes)."""
-    if not _tcc.has_onnx_importer():
+    if not _extension().has_onnx_importer():
         raise TCCError("this tcc was built without the ONNX importer "
                        "(libonnx-dev)")
     if isinstance(model, (bytes, bytearray)):
@@ -197,7 +209,7 @@ class Executable:
     numpy array, or a tuple for several results. bf16 results are their
     bits (uint16)."""
 
-    def __init__(self, handle: _tcc.Executable):
+    def __init__(self, handle: "_tcc.Executable"):
         self._handle = handle
         self.signatures = json.loads(handle.signatures())
 
@@ -264,7 +276,7 @@ def compile(module: Module | str, *, target: str = "cpu",
     `output` keeps the library there."""
     module = _as_module(module)
     if target == "cpu":
-        handle, error = _tcc.compile_cpu(module._handle,
+        handle, error = _extension().compile_cpu(module._handle,
                                          _options_string(options))
         if handle is None:
             raise _fail(module._handle.context,
@@ -314,56 +326,102 @@ _NUMPY = {0: np.float32, 1: np.float64, 2: np.float16, 3: np.uint16,
           4: np.bool_, 5: np.int8, 6: np.int32, 7: np.int64}
 
 
+class _CudaArray:
+    """A device buffer as __cuda_array_interface__, for torch.as_tensor."""
+
+    def __init__(self, ptr: int, shape: tuple, typestr: str):
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": typestr, "data": (ptr, False),
+            "version": 3, "strides": None}
+
+
+_TYPESTR = {0: "<f4", 1: "<f8", 2: "<f2", 3: "<u2", 4: "|b1", 5: "|i1",
+            6: "<i4", 7: "<i8"}
+
+
 class Library:
-    """A library built by tcc-compile (cpu or cuda), called through its C ABI
-    (tcc/Runtime/tcc_model.h) with ctypes: needs no MLIR, so it also runs on
-    machines with only numpy. Inputs are numpy arrays (copied to the GPU by
-    cuda libraries); results come back as numpy arrays."""
+    """A library built by tcc-compile, called through its C ABI
+    (tcc/Runtime/tcc_model.h) with ctypes: needs no MLIR, so it also runs
+    on machines with only numpy (and PyTorch for cuda libraries).
+
+    cpu libraries take and return host memory: numpy arrays (or CPU
+    tensors) in, numpy arrays out. cuda libraries take and return device
+    memory: PyTorch CUDA tensors in (read in place; numpy arrays are
+    copied to the GPU first), CUDA tensors out, on PyTorch's current
+    stream (tcc_run_on_stream)."""
 
     def __init__(self, path: str | os.PathLike):
-        self.path = os.fspath(path)
+        # A bare name would be looked up on the loader's path, not here.
+        self.path = os.path.abspath(os.fspath(path))
         self._lib = ctypes.CDLL(self.path)
         self._lib.tcc_last_error.restype = ctypes.c_char_p
         self._lib.tcc_manifest.restype = ctypes.c_char_p
+        self._lib.tcc_entry_name.restype = ctypes.c_char_p
+        self._lib.tcc_run_on_stream.argtypes = [
+            ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+            ctypes.c_int, ctypes.c_void_p]
         self.manifest = json.loads(self._lib.tcc_manifest().decode())
+        self.on_device = self.manifest.get("memory") == "device"
 
     @property
     def functions(self) -> list[str]:
         n = self._lib.tcc_num_entries()
-        self._lib.tcc_entry_name.restype = ctypes.c_char_p
         return [self._lib.tcc_entry_name(i).decode() for i in range(n)]
 
-    def run(self, function: str, *inputs) -> list[np.ndarray]:
+    def run(self, function: str, *inputs) -> list:
         n_in, n_out = ctypes.c_int(), ctypes.c_int()
         if self._lib.tcc_entry_arity(function.encode(), ctypes.byref(n_in),
                                      ctypes.byref(n_out)):
             raise TCCError(f"no function '{function}' in {self.path}")
-        arrays = [np.ascontiguousarray(_to_numpy(x)) for x in inputs]
-        ins = (_TensorStruct * max(1, len(arrays)))()
-        for i, a in enumerate(arrays):
-            if a.dtype not in _DTYPES:
-                raise TCCError(f"input {i}: element type {a.dtype} not "
-                               "supported by tcc")
-            ins[i].data = a.ctypes.data
-            ins[i].dtype = _DTYPES[a.dtype]
+        if self.on_device:
+            converted = [_device_input(i, x) for i, x in enumerate(inputs)]
+        else:
+            converted = [_library_input(i, x) for i, x in enumerate(inputs)]
+        ins = (_TensorStruct * max(1, len(converted)))()
+        for i, (a, code) in enumerate(converted):
+            ins[i].data = a.data_ptr() if self.on_device else a.ctypes.data
+            ins[i].dtype = code
             ins[i].rank = a.ndim
             for d, s in enumerate(a.shape):
                 ins[i].shape[d] = s
         outs = (_TensorStruct * max(1, n_out.value))()
-        code = self._lib.tcc_run(function.encode(), ins, len(arrays), outs,
-                                 n_out.value)
+        if self.on_device:
+            import torch
+            stream = torch.cuda.current_stream().cuda_stream
+            code = self._lib.tcc_run_on_stream(
+                function.encode(), ins, len(converted), outs, n_out.value,
+                stream)
+        else:
+            code = self._lib.tcc_run(function.encode(), ins, len(converted),
+                                     outs, n_out.value)
         if code != 0:
             raise TCCError(self._lib.tcc_last_error().decode())
+        del converted  # kept alive through the call
         results = []
         for r in range(n_out.value):
             t = outs[r]
             shape = tuple(t.shape[d] for d in range(t.rank))
-            dtype = np.dtype(_NUMPY[t.dtype])
             count = int(np.prod(shape)) if shape else 1
-            buf = (ctypes.c_char * (count * dtype.itemsize)).from_address(
-                t.data) if count else b""
-            results.append(np.frombuffer(buf, dtype=dtype).reshape(shape)
-                           .copy() if count else np.zeros(shape, dtype))
+            if self.on_device:
+                # Copied into a tensor PyTorch owns, then given back.
+                import torch
+                if count:
+                    view = torch.as_tensor(
+                        _CudaArray(t.data, shape, _TYPESTR[t.dtype]),
+                        device="cuda")
+                    out = view.clone()
+                else:
+                    out = torch.empty(shape, device="cuda",
+                                      dtype=_torch_dtype(t.dtype))
+                if t.dtype == 3:
+                    out = out.view(torch.bfloat16)
+                results.append(out)
+            else:
+                dtype = np.dtype(_NUMPY[t.dtype])
+                buf = (ctypes.c_char * (count * dtype.itemsize)).from_address(
+                    t.data) if count else b""
+                results.append(np.frombuffer(buf, dtype=dtype).reshape(shape)
+                               .copy() if count else np.zeros(shape, dtype))
             self._lib.tcc_release(ctypes.byref(t))
         return results
 
@@ -376,6 +434,45 @@ class Library:
             function = names[0]
         results = self.run(function, *inputs)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _torch_dtype(code: int):
+    import torch
+    return {0: torch.float32, 1: torch.float64, 2: torch.float16,
+            3: torch.bfloat16, 4: torch.bool, 5: torch.int8, 6: torch.int32,
+            7: torch.int64}[code]
+
+
+def _device_input(i, x):
+    """(dense CUDA tensor, tcc_dtype code) for a cuda library's input."""
+    import torch
+    if not isinstance(x, torch.Tensor):
+        x = torch.from_numpy(np.ascontiguousarray(_to_numpy(x)))
+    x = x.detach()
+    if not x.is_cuda:
+        x = x.cuda()
+    x = x.contiguous()
+    codes = {torch.float32: 0, torch.float64: 1, torch.float16: 2,
+             torch.bfloat16: 3, torch.bool: 4, torch.int8: 5, torch.int32: 6,
+             torch.int64: 7}
+    if x.dtype not in codes:
+        raise TCCError(f"input {i}: element type {x.dtype} not supported by "
+                       "tcc")
+    return x, codes[x.dtype]
+
+
+def _library_input(i, x):
+    """(dense numpy array, tcc_dtype code) for a library input; torch bf16
+    tensors go as their bits."""
+    if getattr(x, "dtype", None) is not None and str(x.dtype) == "torch.bfloat16":
+        import torch
+        bits = x.detach().cpu().contiguous().view(torch.int16).numpy()
+        return bits.view(np.uint16), 3
+    a = np.ascontiguousarray(_to_numpy(x))
+    if a.dtype not in _DTYPES:
+        raise TCCError(f"input {i}: element type {a.dtype} not supported by "
+                       "tcc")
+    return a, _DTYPES[a.dtype]
 
 
 def _to_numpy(x):

@@ -43,7 +43,7 @@ class GraphRecord:
 
 #: One record per graph the backend was given, in order.
 stats: list[GraphRecord] = []
-_cache: dict[tuple[str, str], Any] = {}
+_cache: dict[tuple[str, str, str], Any] = {}
 _lock = threading.Lock()
 
 
@@ -54,7 +54,8 @@ def reset() -> None:
         _cache.clear()
 
 
-def _compile_graph(gm, example_inputs, options, fallback: bool, name: str):
+def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
+                   target: str = "cpu"):
     import torch
     from . import _api
     from .fx_importer import UnsupportedGraph, import_graph
@@ -73,13 +74,13 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str):
         return gm.forward
     imported_at = time.perf_counter()
 
-    key = (imported.mlir, _api._options_string(options))
+    key = (imported.mlir, target, _api._options_string(options))
     with _lock:
         exe = _cache.get(key)
     hit = exe is not None
     if not hit:
         try:
-            exe = _api.compile(imported.mlir, options=options)
+            exe = _api.compile(imported.mlir, target=target, options=options)
         except _api.TCCError as e:
             stats.append(GraphRecord(name, "fallback", str(e),
                                      imported_at - start,
@@ -115,6 +116,14 @@ def _make_runner(exe, imported, torch) -> Callable:
     # in-place updates stay visible; another tensor or storage is a miss.
     views: dict[int, tuple] = {}
 
+    if isinstance(exe, _api_library_class()):
+        # A cuda library: CUDA tensors in place, on PyTorch's stream.
+        def run_library(*args):
+            results = exe.run(func, *(args[i] for i in tensor_inputs))
+            return [results[v] if kind == "result" else args[v]
+                    for kind, v in outputs]
+        return run_library
+
     def as_array(i, t):
         hit = views.get(i)
         if hit is not None and hit[0]() is t and hit[1] == t.data_ptr():
@@ -144,11 +153,26 @@ def _make_runner(exe, imported, torch) -> Callable:
     return run
 
 
-def make_backend(*, options: dict[str, Any] | str | None = None,
+def _api_library_class():
+    from ._api import Library
+    return Library
+
+
+def make_backend(*, target: str = "cpu",
+                 options: dict[str, Any] | str | None = None,
                  fallback: bool = True) -> Callable:
-    """A torch.compile backend with tcc's CPU pipeline `options` (as
-    tcc.compile takes them). With fallback=False, a graph tcc cannot take
+    """A torch.compile backend.
+
+    target="cpu" JIT-compiles each graph with the cpu pipeline (`options`
+    as tcc.compile takes them). target="cuda" builds each graph into a
+    tcc-compile cuda library (`options`: tcc-compile's flags) and calls it
+    on the CUDA tensors in place, on PyTorch's current stream: it needs
+    tcc's tools and an NVIDIA GPU on the same machine
+    (benchmarks/gpu/prepare_dynamo_check.py checks the same libraries on a
+    GPU machine without MLIR). With fallback=False, a graph tcc cannot take
     raises instead of running eagerly."""
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"unknown target '{target}' (expected cpu or cuda)")
     from torch._dynamo.backends.common import aot_autograd
     from .fx_importer import DECOMPOSITIONS
 
@@ -157,7 +181,7 @@ def make_backend(*, options: dict[str, Any] | str | None = None,
     def fw_compiler(gm, example_inputs):
         counter[0] += 1
         return _compile_graph(gm, example_inputs, options, fallback,
-                              f"#{counter[0]}")
+                              f"#{counter[0]}", target)
 
     return aot_autograd(fw_compiler=fw_compiler,
                         decompositions=DECOMPOSITIONS)

@@ -2,8 +2,9 @@
 
 This is the core of `tcc.dynamo_backend`. AOTAutograd hands a backend's
 forward compiler a functional, aten-level `torch.fx.GraphModule` whose
-placeholders are (in order) the parameters and user inputs as FakeTensors,
-with a SymInt placeholder for every dynamic size Dynamo passes separately.
+placeholders are the parameters and user inputs as FakeTensors, in Dynamo's
+order of first use, with a SymInt placeholder (before the tensor that first
+carries it) for every dynamic size Dynamo passes separately.
 `import_graph` turns that graph into one public `func.func` of tcc ops:
 
 * tensor placeholders become function arguments (weights are inputs, as in
@@ -23,13 +24,30 @@ with a SymInt placeholder for every dynamic size Dynamo passes separately.
   fall back with a complete list.
 
 `DECOMPOSITIONS` is the table to pass to `aot_autograd`: core ATen's
-decompositions minus every op tcc takes whole (layer_norm, gelu, softmax,
-addmm, sdpa, ...), so graphs stay at tcc's op granularity.
+decompositions minus every op with a handler here (layer_norm, gelu, softmax,
+addmm, sdpa, t, unbind, ...), plus a few from torch._decomp that land on
+handled ops (hardtanh, leaky_relu, elu, repeat, constant_pad_nd, group_norm),
+so graphs stay at tcc's op granularity.
 
-Ops are emitted lazily where that saves work: a transpose feeding `addmm`/`mm`
-is folded into `tcc.linear` (weight [out, in]) and never materialized, and the
-extra results of multi-result ops (layer_norm's mean/rstd, sdpa's logsumexp,
-unbind's pieces) are only computed when a `getitem` asks for them.
+Ops are emitted lazily where that saves work or avoids what tcc cannot do:
+
+* a transpose feeding `addmm`/`mm` is folded into `tcc.linear` (weight
+  [out, in]) and never materialized;
+* reshapes are lazy and chains collapse to one; `addmm`/`mm` on a [B*S, K]
+  flattening of [B, S, K] (and `bmm` on [B*H, ..] flattenings) run on the
+  unflattened tensor, so `view -> addmm -> view` becomes one 3-D `tcc.linear`.
+  Besides being what tcc fuses best, this avoids reshapes that split one
+  dynamic dim into several (`[B*S, N] -> [B, S, N]`), which crash tcc's CPU
+  lowering (expand-strided-metadata) at the time of writing;
+* extra results of multi-result ops are computed only when a `getitem` reads
+  them: native_layer_norm's mean/rstd and the CPU flash-attention
+  logsumexp (both saved for backward in grad-enabled forwards) as explicit
+  reductions, unbind/split pieces as slices.
+
+Handlers take a `_Ctx` (bound schema arguments, the node's meta) and return
+a `_T` (or a list for multi-result ops); raising `_Unsupported(reason)` puts
+the node in the UnsupportedGraph report. Set TCC_FX_IMPORTER_DEBUG=1 to let
+internal errors propagate instead of being reported as unsupported nodes.
 """
 
 from __future__ import annotations
@@ -302,6 +320,9 @@ def _sym_expr(x):
 
 
 class _Importer:
+    """Emission state: the function body's lines, SSA counters, the FX
+    node -> value map, and where each size symbol can be read (tensor.dim)."""
+
     def __init__(self, gm: torch.fx.GraphModule, example_inputs, func_name: str):
         self.gm = gm
         self.example_inputs = list(example_inputs) if example_inputs is not None else []
@@ -464,7 +485,6 @@ class _Importer:
             binops = {
                 "FloorDiv": "arith.floordivsi",
                 "CleanDiv": "arith.divsi",
-                "IntTrueDiv": None,
                 "Mod": "arith.remsi",
                 "PythonMod": "arith.remsi",
                 "Max": "arith.maxsi",
@@ -773,10 +793,6 @@ class _Ctx:
             raise _Unsupported(f"expected a tensor result, got {type(m).__name__}")
         return tuple(self.imp.expr(d) for d in m.shape), m.dtype
 
-    def meta_of(self, name):
-        v = self.raw.get(name)
-        return v.meta.get("val") if isinstance(v, torch.fx.Node) else v
-
 
 def _scalar_meta(v):
     """A Python stand-in for an operand, for torch.result_type."""
@@ -802,13 +818,12 @@ def _result_type(a, b):
 # -- elementwise binary ------------------------------------------------------
 
 
-def _binary(tcc_op: str, float_only: bool = False):
-    """out = lhs <op> rhs, operands converted to the result dtype (meta)."""
+def _binary(tcc_op: str):
+    """out = lhs <op> rhs, operands converted to the result dtype (meta);
+    Python scalars become rank-0 constants, SymInts rank-0 tensors."""
 
     def h(c: _Ctx):
         shape, dtype = c.out()
-        if float_only and dtype not in _FLOATS:
-            raise _Unsupported(f"tcc.{tcc_op} takes floats only, result is {dtype}")
         lhs = c.imp.operand(c["self"], dtype)
         rhs = c.imp.operand(c["other"], dtype)
         alpha = c.get("alpha", 1)
@@ -865,7 +880,34 @@ def _div(c: _Ctx):
             return _trunc(c.imp, q)
     elif mode == "trunc":
         return q  # tcc.div truncates integers
+    elif mode == "floor":
+        # truncated quotient, minus one where the remainder's sign is not b's
+        r = c.imp.op("rem", [lhs, rhs], shape, dtype)
+        fix = _sign_fix(c.imp, r, rhs, shape)
+        one = c.imp.const(1, dtype)
+        return c.imp.op("select", [fix, c.imp.op("sub", [q, one], shape, dtype), q], shape, dtype)
     raise _Unsupported(f"div rounding_mode={mode!r} on {dtype}")
+
+
+def _sign_fix(imp: _Importer, r: _T, b: _T, shape) -> _T:
+    """(r != 0) & ((r < 0) != (b < 0)): where C's remainder differs from Python's."""
+    zr, zb = imp.const(0, r.dtype), imp.const(0, b.dtype)
+    nz = imp.op("cmp", [r, zr], r.shape, torch.bool, 'predicate = "ne"')
+    rn = imp.op("cmp", [r, zr], r.shape, torch.bool, 'predicate = "lt"')
+    bn = imp.op("cmp", [b, zb], b.shape, torch.bool, 'predicate = "lt"')
+    differ = imp.op("cmp", [rn, bn], shape, torch.bool, 'predicate = "ne"')
+    return imp.op("select", [nz, differ, imp.const(False, torch.bool)], shape, torch.bool)
+
+
+@_register(aten.remainder)
+def _remainder(c: _Ctx):
+    """Python's a % b: fmod, plus b where the signs disagree (torch's rule)."""
+    shape, dtype = c.out()
+    a = c.imp.operand(c["self"], dtype)
+    b = c.imp.operand(c["other"], dtype)
+    r = c.imp.op("rem", [a, b], shape, dtype)
+    fix = _sign_fix(c.imp, r, b, shape)
+    return c.imp.op("select", [fix, c.imp.op("add", [r, b], shape, dtype), r], shape, dtype)
 
 
 @_register(aten.pow)
@@ -1031,6 +1073,76 @@ _register(aten.floor)(_int_identity_or("floor"))
 _register(aten.ceil)(_int_identity_or("ceil"))
 _register(aten.round)(_int_identity_or("round"))
 _register(aten.trunc)(_int_identity_or("trunc"))
+
+
+def _float_input(c: _Ctx):
+    shape, dtype = c.out()
+    if dtype not in _FLOATS:
+        raise _Unsupported(f"takes floats only, result is {dtype}")
+    return c.imp.cast(c.tensor("self"), dtype), shape, dtype
+
+
+@_register(aten.expm1)
+def _expm1(c: _Ctx):
+    """Kahan's accurate expm1: u = exp(x); u == 1 ? x : (u - 1) * x / log(u)."""
+    imp = c.imp
+    x, shape, dtype = _float_input(c)
+    u = imp.op("exp", [x], shape, dtype)
+    one = imp.const(1.0, dtype)
+    um1 = imp.op("sub", [u, one], shape, dtype)
+    r = imp.op("div", [imp.op("mul", [um1, x], shape, dtype), imp.op("log", [u], shape, dtype)], shape, dtype)
+    # u == inf (x large) -> inf; u - 1 == -1 (x very negative) -> -1; u == 1 -> x
+    r = imp.op("select", [imp.op("cmp", [u, imp.const(math.inf, dtype)], shape, torch.bool, 'predicate = "eq"'), u, r], shape, dtype)
+    r = imp.op("select", [imp.op("cmp", [um1, imp.const(-1.0, dtype)], shape, torch.bool, 'predicate = "eq"'), um1, r], shape, dtype)
+    return imp.op("select", [imp.op("cmp", [u, one], shape, torch.bool, 'predicate = "eq"'), x, r], shape, dtype)
+
+
+@_register(aten.log1p)
+def _log1p(c: _Ctx):
+    """Accurate log1p: u = 1 + x; u == 1 ? x : log(u) * x / (u - 1)."""
+    imp = c.imp
+    x, shape, dtype = _float_input(c)
+    one = imp.const(1.0, dtype)
+    u = imp.op("add", [x, one], shape, dtype)
+    lu = imp.op("log", [u], shape, dtype)
+    r = imp.op("div", [imp.op("mul", [lu, x], shape, dtype), imp.op("sub", [u, one], shape, dtype)], shape, dtype)
+    r = imp.op("select", [imp.op("cmp", [u, imp.const(math.inf, dtype)], shape, torch.bool, 'predicate = "eq"'), u, r], shape, dtype)
+    # u == 0 (x == -1) -> -inf from log(0) * -1 / -1 already
+    return imp.op("select", [imp.op("cmp", [u, one], shape, torch.bool, 'predicate = "eq"'), x, r], shape, dtype)
+
+
+def _scaled_unary(tcc_op: str, pre: float | None, post: float | None):
+    """log2/log10 = log(x) * c; exp2 = exp(x * ln 2)."""
+
+    def h(c: _Ctx):
+        x, shape, dtype = _float_input(c)
+        if pre is not None:
+            x = c.imp.op("mul", [x, c.imp.const(pre, dtype)], shape, dtype)
+        y = c.imp.op(tcc_op, [x], shape, dtype)
+        if post is not None:
+            y = c.imp.op("mul", [y, c.imp.const(post, dtype)], shape, dtype)
+        return y
+
+    return h
+
+
+_register(aten.log2)(_scaled_unary("log", None, 1.0 / math.log(2.0)))
+_register(aten.log10)(_scaled_unary("log", None, 1.0 / math.log(10.0)))
+_register(aten.exp2)(_scaled_unary("exp", math.log(2.0), None))
+
+
+@_register(aten.sign, aten.sgn)
+def _sign(c: _Ctx):
+    """x > 0 ? 1 : (x < 0 ? -1 : 0) (torch.sign(nan) is 0 too)."""
+    shape, dtype = c.out()
+    x = c.imp.cast(c.tensor("self"), dtype)
+    if dtype == torch.bool:
+        return x
+    zero = c.imp.const(0, dtype)
+    pos = c.imp.op("cmp", [x, zero], shape, torch.bool, 'predicate = "gt"')
+    neg = c.imp.op("cmp", [x, zero], shape, torch.bool, 'predicate = "lt"')
+    inner = c.imp.op("select", [neg, c.imp.const(-1, dtype), zero], shape, dtype)
+    return c.imp.op("select", [pos, c.imp.const(1, dtype), inner], shape, dtype)
 
 
 @_register(aten.reciprocal)
@@ -1373,6 +1485,49 @@ _register(aten.mean)(_reduce("reduce_mean", "dim", float_only=True))
 _register(aten.amax)(_reduce("reduce_max", "dim"))
 _register(aten.amin)(_reduce("reduce_min", "dim"))
 _register(aten.prod)(_reduce("reduce_prod", "dim"))
+
+
+@_register(aten.var, aten.var_mean)
+def _var(c: _Ctx):
+    """var = sum((x - mean)^2) / (N - correction); var_mean adds the mean."""
+    imp = c.imp
+    m = _meta(c.node)
+    multi = isinstance(m, (tuple, list))
+    shape, dtype = c.out(0 if multi else None)
+    if dtype not in _FLOATS:
+        raise _Unsupported("var of a non-float tensor")
+    x = imp.cast(c.tensor("self"), dtype)
+    dims = c.raw.get("dim")
+    if isinstance(dims, int):
+        dims = [dims]
+    if not dims:
+        dims = list(range(x.rank))
+    axes = sorted({_norm_dim(int(d), x.rank) for d in dims})
+    if "correction" in c.raw:
+        corr = c.raw.get("correction")
+        corr = 1 if corr is None else corr
+    else:
+        corr = 1 if c.raw.get("unbiased", True) else 0
+    if isinstance(corr, float) and corr.is_integer():
+        corr = int(corr)
+    keep = bool(c.raw.get("keepdim", False))
+    kshape = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
+    ax = f"axes = {_i64_array(axes)}"
+    mean_k = imp.op("reduce_mean", [x], kshape, dtype, ax + ", keep_dims = true")
+    d = imp.op("sub", [x, mean_k], x.shape, dtype)
+    ss = imp.op("reduce_sum", [imp.op("mul", [d, d], x.shape, dtype)], shape, dtype, ax + (", keep_dims = true" if keep else ""))
+    n = sympy.Integer(1)
+    for a in axes:
+        n = n * x.shape[a]
+    if not isinstance(corr, int):
+        raise _Unsupported("fractional correction")
+    denom = imp.expr(sympy.Max(n - corr, 0) if _is_static(n) else n - corr)
+    var = imp.op("div", [ss, imp.scalar_tensor(_S(denom), dtype)], shape, dtype)
+    if not multi:
+        return var
+    mshape, _ = c.out(1)
+    mean = imp.reshape(mean_k, mshape) if not keep else mean_k
+    return [var, mean]
 
 
 @_register(aten.max, aten.min)
@@ -1746,14 +1901,9 @@ def _adaptive_avg_pool(c: _Ctx):
 # -- factories --------------------------------------------------------------------------
 
 
-def _check_factory_dtype(dtype):
-    _mlir_elem(dtype)
-
-
 @_register(aten.full, aten.full_like, aten.new_full)
 def _full(c: _Ctx):
     shape, dtype = c.out()
-    _check_factory_dtype(dtype)
     fill = c["fill_value"]
     if isinstance(fill, _S):
         return c.imp.broadcast(c.imp.scalar_tensor(fill, dtype), shape)
@@ -2141,22 +2291,37 @@ def import_graph(gm: torch.fx.GraphModule, example_inputs: list, func_name: str 
 # ---------------------------------------------------------------------------
 
 
+# Ops outside core ATen's table whose decompositions (torch._decomp) land
+# on ops with handlers here: clamp, where/mul/expm1, expand/permute/view,
+# full/cat, var_mean/rsqrt/views.
+_EXTRA_DECOMPOSED = (
+    aten.hardtanh,
+    aten.leaky_relu,
+    aten.elu,
+    aten.repeat,
+    aten.constant_pad_nd,
+    aten.native_group_norm,
+)
+
+
 def _build_decompositions() -> dict:
-    """Core ATen decompositions minus every op with a handler here.
+    """Core ATen decompositions minus every op with a handler here, plus
+    _EXTRA_DECOMPOSED.
 
     Ops tcc takes whole (layer_norm, gelu, softmax, addmm, sdpa, t, unbind,
     split, silu, ...) stay as they are so that they become one tcc op each;
-    the rest (hardswish, softplus, var_mean, baddbmm, addcmul, ...) are
-    decomposed into ops that have handlers.
+    the rest (hardswish, softplus, baddbmm, addcmul, masked_fill, stack, ...)
+    are decomposed into ops that have handlers.
     """
-    from torch._decomp import core_aten_decompositions
+    from torch._decomp import core_aten_decompositions, decomposition_table
 
-    table = core_aten_decompositions()
     out = {}
-    for op, fn in table.items():
-        if _packet(op) in HANDLERS:
-            continue
-        out[op] = fn
+    for op, fn in core_aten_decompositions().items():
+        if _packet(op) not in HANDLERS:
+            out[op] = fn
+    for op, fn in decomposition_table.items():
+        if isinstance(op, torch._ops.OpOverload) and op.overloadpacket in _EXTRA_DECOMPOSED:
+            out.setdefault(op, fn)
     return out
 
 

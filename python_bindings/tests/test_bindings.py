@@ -204,3 +204,19 @@ def test_ahead_of_time_library(tmp_path):
     with pytest.raises(tcc.TCCError, match=r"input 0 \(x\) dim 1 == 4"):
         lib(np.zeros((2, 3), np.float32), b)
     assert lib.manifest["entries"]
+
+
+def test_cuda_library_builds(tmp_path):
+    """target=cuda builds a library that takes device memory (it runs on
+    the GPU machine: benchmarks/gpu/device_dynamo_check.py)."""
+    import json
+    lib = tmp_path / "libadd_relu_cuda.so"
+    try:
+        tcc._api.build_library(ADD_RELU, target="cuda", output=lib)
+    except tcc.TCCError as e:
+        if "--target=cuda is disabled" in str(e):
+            pytest.skip("tcc built without the CUDA toolkit")
+        raise
+    manifest = json.loads(lib.with_suffix(".json").read_text())
+    assert manifest["target"] == "cuda" and manifest["memory"] == "device"
+    assert [e["name"] for e in manifest["entries"]] == ["add_relu"]
