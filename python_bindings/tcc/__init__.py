@@ -13,6 +13,17 @@ docs/python.md.
 """
 from __future__ import annotations
 
+import os as _os
+
+# Compiled code runs on LLVM's OpenMP runtime (libomp), whose idle workers
+# spin for 200 ms after each parallel region by default. In a process with
+# PyTorch's own OpenMP pool (GNU's) both pools share the cores, and the
+# spinning starves PyTorch's threads (2-50x slower on 2 cores): idle tcc
+# workers sleep at once instead. Read when libomp starts its pool (the
+# first parallel call), so setting it here is in time; a value the user
+# set wins.
+_os.environ.setdefault("KMP_BLOCKTIME", "0")
+
 from ._api import (Executable, Library, Module, TCCError, compile, context,
                    import_onnx, load_library, parse, run_pipeline)
 from .dynamo import dynamo_backend, make_backend

@@ -103,7 +103,6 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
 def _make_runner(exe, imported, torch) -> Callable:
     func = imported.func_name
     tensor_inputs = list(imported.tensor_inputs)
-    outputs = list(imported.outputs)
     bf16 = [dt == torch.bfloat16 for dt in imported.dtypes]
 
     def to_torch(array, k):
@@ -120,8 +119,7 @@ def _make_runner(exe, imported, torch) -> Callable:
         # A cuda library: CUDA tensors in place, on PyTorch's stream.
         def run_library(*args):
             results = exe.run(func, *(args[i] for i in tensor_inputs))
-            return [results[v] if kind == "result" else args[v]
-                    for kind, v in outputs]
+            return imported.output_values(args, results)
         return run_library
 
     def as_array(i, t):
@@ -140,15 +138,8 @@ def _make_runner(exe, imported, torch) -> Callable:
     def run(*args):
         ins = [as_array(i, args[i]) for i in tensor_inputs]
         results = exe.run(func, *ins)
-        out = []
-        for kind, value in outputs:
-            if kind == "result":
-                out.append(to_torch(results[value], value))
-            elif kind == "input":
-                out.append(args[value])
-            else:
-                raise RuntimeError(f"tcc: unexpected output kind {kind}")
-        return out
+        return imported.output_values(
+            args, [to_torch(r, k) for k, r in enumerate(results)])
 
     return run
 
@@ -174,6 +165,7 @@ def make_backend(*, target: str = "cpu",
     if target not in ("cpu", "cuda"):
         raise ValueError(f"unknown target '{target}' (expected cpu or cuda)")
     from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.aot_autograd import make_boxed_func
     from .fx_importer import DECOMPOSITIONS
 
     counter = [0]
@@ -183,7 +175,11 @@ def make_backend(*, target: str = "cpu",
         return _compile_graph(gm, example_inputs, options, fallback,
                               f"#{counter[0]}", target)
 
+    # Backward graphs (grad enabled) run eagerly: tcc is an inference
+    # compiler and has no lowering for the *_backward ops.
     return aot_autograd(fw_compiler=fw_compiler,
+                        bw_compiler=lambda gm, example_inputs:
+                        make_boxed_func(gm.forward),
                         decompositions=DECOMPOSITIONS)
 
 

@@ -128,13 +128,25 @@ def test_backend_options_reach_the_pipeline():
     assert len(compiled_graphs()) == 1
 
 
-def test_training_mode_forward_matches():
-    """With grad enabled the forward still matches (tcc or eager)."""
+def test_training_forward_in_tcc_backward_eager():
+    """With grad enabled tcc computes the forward (with what backward saves:
+    layer_norm's mean and rstd); the backward graph runs eagerly and the
+    gradients match eager's."""
+    torch.manual_seed(0)
     model = RobotPolicy()
+    reference = RobotPolicy()
+    reference.load_state_dict(model.state_dict())
     compiled = torch.compile(model, backend=tcc.dynamo_backend)
     x = torch.randn(4, 256)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", tcc.dynamo.TCCFallbackWarning)
+        warnings.simplefilter("error", tcc.dynamo.TCCFallbackWarning)
         got = compiled(x)
-    for g, e in zip(got, model(x)):
+    expected = reference(x)
+    for g, e in zip(got, expected):
         torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
+    (got[0].sum() + got[1].sum()).backward()
+    (expected[0].sum() + expected[1].sum()).backward()
+    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-3, rtol=1e-3,
+                                   msg=name)
+    assert [r.status for r in tcc.dynamo.stats] == ["compiled"]
