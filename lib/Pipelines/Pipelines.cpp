@@ -165,6 +165,7 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addPass(createConvertOpenMPToLLVMPass());
   }
+  pm.addPass(createLowerMultiDynamicExpandShapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -249,6 +250,7 @@ static void buildNVVMPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createLowerMultiDynamicExpandShapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

@@ -312,3 +312,28 @@ func.func @slice_views_and_base(%x: tensor<?x8xf32>) -> (tensor<?x4xf32>, tensor
   %b = tcc.slice %r {starts = array<i64: 0, 4>, ends = array<i64: 9223372036854775807, 8>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
   return %a, %b, %r : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x8xf32>
 }
+
+// ---- a reshape that splits one dim into two open ones ------------------------------
+// [B * S, 8] -> [B, S, 8] with B and S dynamic (what AOTAutograd emits
+// around a transformer's matrix products): MLIR 22's
+// expand-strided-metadata crashed on it (tcc-lower-multi-dynamic-expand-shapes).
+
+// RUN: tcc-run %s --function=split_two_open_dims --input=2x3x8xf32=random --check-reference | FileCheck %s --check-prefix=SPLIT_OPEN
+// RUN: tcc-run %s --function=split_two_open_dims --input=5x7x8xf32=random --check-reference | FileCheck %s --check-prefix=SPLIT_OPEN
+// SPLIT_OPEN: [SUCCESS] result[0] matches the reference
+func.func @split_two_open_dims(%x: tensor<?x?x8xf32> {tcc.shape = #tcc.shape<[B, S, 8]>}) -> tensor<?x?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x8xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x8xf32>
+  %b = arith.index_cast %d0 : index to i64
+  %s = arith.index_cast %d1 : index to i64
+  %bs = arith.muli %b, %s : i64
+  %n8 = arith.constant 8 : i64
+  %flat_shape = tensor.from_elements %bs, %n8 : tensor<2xi64>
+  %flat = tcc.reshape %x, %flat_shape : (tensor<?x?x8xf32>, tensor<2xi64>) -> tensor<?x8xf32>
+  %e = tcc.exp %flat : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %split_shape = tensor.from_elements %b, %s, %n8 : tensor<3xi64>
+  %r = tcc.reshape %e, %split_shape : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x?x8xf32>
+  return %r : tensor<?x?x8xf32>
+}

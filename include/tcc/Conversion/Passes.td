@@ -157,6 +157,27 @@ def LowerFunctionLevelIfsPass
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def LowerMultiDynamicExpandShapesPass
+    : Pass<"tcc-lower-multi-dynamic-expand-shapes", "ModuleOp"> {
+  let summary = "memref.expand_shapes that split one dim into several "
+                "dynamic ones become reinterpret_casts";
+  let description = [{
+    MLIR 22's expand-strided-metadata assumes at most one dynamic size per
+    reassociation group and crashes on more (llvm-project issue 186830,
+    fixed after 22). A reshape `[B * S, 768] -> [B, S, 768]` with both B
+    and S dynamic is such an expand_shape: what AOTAutograd emits around
+    every matrix product of a transformer with open batch and sequence.
+    Both pipelines run this pass just before expand-strided-metadata. Each
+    such expand_shape becomes `extract_strided_metadata` of its source and
+    a `reinterpret_cast` to the output shape, with strides computed from
+    the inside out (the group's innermost dim keeps the source dim's
+    stride; each outer one is the next inner stride times the next inner
+    size), which is what the upstream fix computes. Every other
+    expand_shape is left to upstream.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
 def UseWorkspacePass : Pass<"tcc-use-workspace", "ModuleOp"> {
   let summary = "Takes the arena from the caller's workspace";
   let description = [{
