@@ -101,8 +101,18 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
 
 
 def _make_runner(exe, imported, torch) -> Callable:
+    from ._api import Library, TCCError
+
     func = imported.func_name
     tensor_inputs = list(imported.tensor_inputs)
+
+    if isinstance(exe, Library):
+        # A cuda library: CUDA tensors in place, on PyTorch's stream.
+        def run_library(*args):
+            results = exe.run(func, *(args[i] for i in tensor_inputs))
+            return imported.output_values(args, results)
+        return run_library
+
     bf16 = [dt == torch.bfloat16 for dt in imported.dtypes]
 
     def to_torch(array, k):
@@ -115,17 +125,14 @@ def _make_runner(exe, imported, torch) -> Callable:
     # in-place updates stay visible; another tensor or storage is a miss.
     views: dict[int, tuple] = {}
 
-    if isinstance(exe, _api_library_class()):
-        # A cuda library: CUDA tensors in place, on PyTorch's stream.
-        def run_library(*args):
-            results = exe.run(func, *(args[i] for i in tensor_inputs))
-            return imported.output_values(args, results)
-        return run_library
-
     def as_array(i, t):
         hit = views.get(i)
         if hit is not None and hit[0]() is t and hit[1] == t.data_ptr():
             return hit[2]
+        if t.device.type != "cpu":
+            raise TCCError(f"input {i} is on {t.device}: the cpu target "
+                           "takes CPU tensors (make_backend(target='cuda') "
+                           "for CUDA tensors)")
         if not t.is_contiguous():
             return t.contiguous()  # a dense copy, passed through DLPack
         d = t.detach()
@@ -142,11 +149,6 @@ def _make_runner(exe, imported, torch) -> Callable:
             args, [to_torch(r, k) for k, r in enumerate(results)])
 
     return run
-
-
-def _api_library_class():
-    from ._api import Library
-    return Library
 
 
 def make_backend(*, target: str = "cpu",

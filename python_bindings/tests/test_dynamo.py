@@ -7,6 +7,8 @@ import pytest
 torch = pytest.importorskip("torch")
 import torch._dynamo  # noqa: E402
 
+import torch.nn.functional as F  # noqa: E402
+
 import tcc  # noqa: E402
 import tcc.dynamo  # noqa: E402
 from models import RobotPolicy, ViTBlock  # noqa: E402
@@ -27,7 +29,8 @@ def compiled_graphs():
 
 def run_dynamic(model, make_input, sizes, atol):
     """Compiles with the first input's batch marked dynamic, then checks
-    every size against eager and that nothing recompiled."""
+    every size against eager and that Dynamo captured one graph only."""
+    torch._dynamo.utils.counters.clear()
     compiled = torch.compile(model, backend=tcc.dynamo_backend)
     with torch.no_grad():
         for n in sizes:
@@ -42,6 +45,7 @@ def run_dynamic(model, make_input, sizes, atol):
             else:
                 assert got.shape == expected.shape
                 torch.testing.assert_close(got, expected, atol=atol, rtol=atol)
+    assert torch._dynamo.utils.counters["stats"]["unique_graphs"] == 1
     return compiled
 
 
@@ -150,3 +154,28 @@ def test_training_forward_in_tcc_backward_eager():
         torch.testing.assert_close(p.grad, q.grad, atol=1e-3, rtol=1e-3,
                                    msg=name)
     assert [r.status for r in tcc.dynamo.stats] == ["compiled"]
+
+
+class Bf16Mlp(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(64, 128)
+        self.fc2 = torch.nn.Linear(128, 32)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+def test_bf16_model():
+    model = Bf16Mlp().to(torch.bfloat16).eval()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    x = torch.randn(6, 64, dtype=torch.bfloat16)
+    torch._dynamo.mark_dynamic(x, 0)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", tcc.dynamo.TCCFallbackWarning)
+        got = compiled(x)
+        expected = model(x)
+    assert got.dtype == torch.bfloat16 and got.shape == expected.shape
+    torch.testing.assert_close(got.float(), expected.float(), atol=3e-2,
+                               rtol=3e-2)
+
