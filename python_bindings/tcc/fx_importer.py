@@ -37,8 +37,9 @@ Ops are emitted lazily where that saves work or avoids what tcc cannot do:
   flattening of [B, S, K] (and `bmm` on [B*H, ..] flattenings) run on the
   unflattened tensor, so `view -> addmm -> view` becomes one 3-D `tcc.linear`.
   Besides being what tcc fuses best, this avoids reshapes that split one
-  dynamic dim into several (`[B*S, N] -> [B, S, N]`), which crash tcc's CPU
-  lowering (expand-strided-metadata) at the time of writing;
+  dynamic dim into several (`[B*S, N] -> [B, S, N]`) where it can (MLIR 22's
+  expand-strided-metadata crashed on them; tcc now lowers them itself with
+  tcc-lower-multi-dynamic-expand-shapes);
 * extra results of multi-result ops are computed only when a `getitem` reads
   them: native_layer_norm's mean/rstd and the CPU flash-attention
   logsumexp (both saved for backward in grad-enabled forwards) as explicit
