@@ -182,7 +182,9 @@ nb::dlpack::dtype numpyDtypeOf(int dtype) {
   }
 }
 
-using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
+// Read-only arrays (memory-mapped weights) are fine: inputs are never
+// written.
+using Array = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 using NumpyArray = nb::ndarray<nb::numpy>;
 
 /// A module JIT-compiled for this CPU.

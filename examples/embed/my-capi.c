@@ -50,11 +50,11 @@ int main(int argc, char **argv) {
   /* tcc's passes by name in this compiler's own pass manager. */
   MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(module));
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                        mlirStringRefCreateFromCString(
-                            "builtin.module(fuse,plan-memory)"),
-                        print, stderr);
-  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, copy)))
+  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+          mlirPassManagerGetAsOpPassManager(pm),
+          mlirStringRefCreateFromCString("builtin.module(fuse,plan-memory)"),
+          print, stderr)) ||
+      mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, copy)))
     return 1;
   int groups = 0;
   const char *p = NULL;
@@ -101,10 +101,17 @@ int main(int argc, char **argv) {
     char *s = argv[3 + i];
     in[i].dtype = TCC_F32;
     while (*s) {
-      in[i].shape[in[i].rank] = strtoll(s, &s, 10);
-      count *= in[i].shape[in[i].rank++];
-      if (*s == 'x')
-        ++s;
+      char *end;
+      long long size = strtoll(s, &end, 10);
+      if (end == s || size < 0 || in[i].rank == TCC_MAX_RANK ||
+          (*end && *end != 'x')) {
+        fprintf(stderr, "bad shape '%s' (DxDx..., at most %d dims)\n",
+                argv[3 + i], TCC_MAX_RANK);
+        return 2;
+      }
+      in[i].shape[in[i].rank++] = size;
+      count *= size;
+      s = *end ? end + 1 : end;
     }
     float *data = malloc(sizeof(float) * (count ? count : 1));
     for (long long k = 0; k < count; ++k)

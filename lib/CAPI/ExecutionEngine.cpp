@@ -92,13 +92,24 @@ int tccCPUExecutableRun(TccCPUExecutable exe, MlirStringRef name,
     return fail(2, "function '" + unwrap(name).str() + "' has " +
                        std::to_string(expectedResults) + " results, " +
                        std::to_string(numResults) + " requested");
+  if (numInputs < 0 || (numInputs && !inputs) || (numResults && !results))
+    return fail(2, "bad input or result array");
   std::vector<mlir::tcc::TensorView> views(numInputs);
   for (int i = 0; i < numInputs; ++i) {
     const tcc_tensor &t = inputs[i];
+    std::string what = "input " + std::to_string(i) + ": ";
     if (t.dtype < TCC_F32 || t.dtype > TCC_I64 || t.rank < 0 ||
         t.rank > TCC_MAX_RANK)
-      return fail(2, "input " + std::to_string(i) +
-                         ": bad dtype or rank in its tcc_tensor");
+      return fail(2, what + "bad dtype or rank in its tcc_tensor");
+    int64_t elements = 1;
+    for (int d = 0; d < t.rank; ++d) {
+      if (t.shape[d] < 0)
+        return fail(2, what + "negative size " + std::to_string(t.shape[d]) +
+                           " in dim " + std::to_string(d));
+      elements *= t.shape[d];
+    }
+    if (elements && !t.data)
+      return fail(2, what + "no data");
     views[i] = {static_cast<DType>(t.dtype),
                 std::vector<int64_t>(t.shape, t.shape + t.rank), t.data};
   }
@@ -113,6 +124,13 @@ int tccCPUExecutableRun(TccCPUExecutable exe, MlirStringRef name,
   if (!sig || failed(mlir::tcc::CPUExecutable::checkInputs(*sig, views, error,
                                                       /*shapes=*/false)))
     return fail(2, error);
+  // tcc_tensor holds TCC_MAX_RANK dims.
+  for (size_t r = 0; r < sig->results.shapes.size(); ++r)
+    if (sig->results.shapes[r].size() > TCC_MAX_RANK)
+      return fail(2, "result " + std::to_string(r) + " has rank " +
+                         std::to_string(sig->results.shapes[r].size()) +
+                         ", above tcc_tensor's " +
+                         std::to_string(TCC_MAX_RANK));
   std::vector<HostTensor> out;
   if (failed(unwrap(exe)->call(unwrap(name), views, out, error)))
     return fail(3, error);

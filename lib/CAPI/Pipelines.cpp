@@ -21,6 +21,15 @@ static MlirLogicalResult build(MlirOpPassManager pm, MlirStringRef options,
     mlir::tcc::capi::report(error, errorCallback, userData);
     return mlirLogicalResultFailure();
   }
+  // The pipelines start with module passes: on a pass manager anchored on
+  // anything else MLIR would abort the process.
+  StringRef anchor = unwrap(pm)->getOpAnchorName();
+  if (anchor != "builtin.module" && anchor != OpPassManager::getAnyOpAnchorName()) {
+    tcc::capi::report("tcc's pipelines run on builtin.module, not on '" +
+                          anchor.str() + "'",
+                      errorCallback, userData);
+    return mlirLogicalResultFailure();
+  }
   buildPipeline(*unwrap(pm), *parsed);
   return mlirLogicalResultSuccess();
 }

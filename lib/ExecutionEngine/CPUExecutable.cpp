@@ -302,6 +302,7 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     return nullptr;
   auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
   exe->signatures = std::move(loweredModule->signatures);
+  exe->usesWorkspace = options.workspace;
   OwningOpRef<ModuleOp> lowered = std::move(loweredModule->module);
   if (llvmDialectDump) {
     llvm::raw_string_ostream os(*llvmDialectDump);
@@ -521,20 +522,30 @@ LogicalResult CPUExecutable::call(StringRef name,
   if (statusOnly)
     args.push_back(resultStorage.data());
 
-  workspace.beginCall();
-  ::tcc::runtime::setCurrentWorkspace(&workspace);
+  // Calls may run concurrently (the arena of a call without a workspace is
+  // its own allocation); the one workspace is shared, so calls that take
+  // their arena from it run one at a time.
+  std::unique_lock<std::mutex> workspaceLock(workspaceMutex, std::defer_lock);
+  if (usesWorkspace) {
+    workspaceLock.lock();
+    workspace.beginCall();
+    ::tcc::runtime::setCurrentWorkspace(&workspace);
+  }
   auto start = std::chrono::steady_clock::now();
   llvm::Error err = engine->invokePacked(("_mlir_ciface_" + name).str(), args);
   lastCompiledSeconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)
                             .count();
-  ::tcc::runtime::setCurrentWorkspace(nullptr);
-  workspace.endCall();
+  bool workspaceTooSmall = false;
+  if (usesWorkspace) {
+    ::tcc::runtime::setCurrentWorkspace(nullptr);
+    workspace.endCall();
+    workspaceTooSmall = workspace.lastRequestTooLarge();
+  }
   if (err) {
     error = "invocation failed: " + llvm::toString(std::move(err));
     return failure();
   }
-  bool workspaceTooSmall = workspace.lastRequestTooLarge();
   if (int64_t status = resultStorage[0]) {
     auto violation = sig->guards.check(shapes);
     error = violation ? violation->second

@@ -416,13 +416,22 @@ class Library:
                 if t.dtype == 3:
                     out = out.view(torch.bfloat16)
                 results.append(out)
+
             else:
                 dtype = np.dtype(_NUMPY[t.dtype])
                 buf = (ctypes.c_char * (count * dtype.itemsize)).from_address(
                     t.data) if count else b""
                 results.append(np.frombuffer(buf, dtype=dtype).reshape(shape)
                                .copy() if count else np.zeros(shape, dtype))
-            self._lib.tcc_release(ctypes.byref(t))
+            if not self.on_device:
+                self._lib.tcc_release(ctypes.byref(t))
+        if self.on_device and n_out.value:
+            # tcc's block pool does not follow streams: the copies on
+            # PyTorch's stream must be done before the blocks go back.
+            import torch
+            torch.cuda.current_stream().synchronize()
+            for r in range(n_out.value):
+                self._lib.tcc_release(ctypes.byref(outs[r]))
         return results
 
     def __call__(self, *inputs, function: str | None = None):

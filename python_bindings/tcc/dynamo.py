@@ -56,7 +56,10 @@ def reset() -> None:
 
 def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
                    target: str = "cpu"):
+    """A boxed callable for AOTAutograd (it takes the argument list, so
+    AOTAutograd can drop its references early)."""
     import torch
+    from torch._functorch.aot_autograd import make_boxed_func
     from . import _api
     from .fx_importer import UnsupportedGraph, import_graph
 
@@ -71,7 +74,7 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
             raise
         warnings.warn(f"tcc: graph {name} runs in eager PyTorch: {e}",
                       TCCFallbackWarning, stacklevel=2)
-        return gm.forward
+        return make_boxed_func(gm.forward)
     imported_at = time.perf_counter()
 
     key = (imported.mlir, target, _api._options_string(options))
@@ -90,14 +93,15 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
             warnings.warn(f"tcc: graph {name} runs in eager PyTorch: tcc "
                           f"could not compile it: {e}", TCCFallbackWarning,
                           stacklevel=2)
-            return gm.forward
+            return make_boxed_func(gm.forward)
         with _lock:
             _cache[key] = exe
     stats.append(GraphRecord(name, "compiled", "", imported_at - start,
                              time.perf_counter() - imported_at, hit,
                              dict(imported.symbols), imported.mlir))
     log.info("tcc: compiled graph %s (symbols %s)", name, imported.symbols)
-    return _make_runner(exe, imported, torch)
+    run = _make_runner(exe, imported, torch)
+    return make_boxed_func(run)
 
 
 def _make_runner(exe, imported, torch) -> Callable:
@@ -122,12 +126,14 @@ def _make_runner(exe, imported, torch) -> Callable:
     # Views of the same tensors (parameters, buffers) are reused from call
     # to call: building an array view costs microseconds, and a 1 kHz
     # policy passes a dozen weights. A view aliases the tensor's storage, so
-    # in-place updates stay visible; another tensor or storage is a miss.
+    # in-place updates stay visible; another tensor, storage or shape is a
+    # miss.
     views: dict[int, tuple] = {}
 
     def as_array(i, t):
         hit = views.get(i)
-        if hit is not None and hit[0]() is t and hit[1] == t.data_ptr():
+        if (hit is not None and hit[0]() is t and hit[1] == t.data_ptr()
+                and hit[3] == t.shape):
             return hit[2]
         if t.device.type != "cpu":
             raise TCCError(f"input {i} is on {t.device}: the cpu target "
@@ -139,7 +145,7 @@ def _make_runner(exe, imported, torch) -> Callable:
         if d.dtype == torch.bfloat16:
             return d  # numpy has no bf16: DLPack carries it
         array = d.numpy()
-        views[i] = (weakref.ref(t), t.data_ptr(), array)
+        views[i] = (weakref.ref(t), t.data_ptr(), array, t.shape)
         return array
 
     def run(*args):

@@ -106,6 +106,17 @@ int main(void) {
   mlirPassManagerDestroy(pm);
   mlirOperationDestroy(copy);
 
+  /* A pass manager nested on func.func: a failure, not an abort. */
+  pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager onFunc = mlirPassManagerGetNestedUnder(
+      pm, str("func.func"));
+  printf("\nnested: %d\n",
+         mlirLogicalResultIsFailure(
+             tccBuildCPUPipeline(onFunc, str(""), print, NULL)));
+  // CHECK: tcc's pipelines run on builtin.module, not on 'func.func'
+  // CHECK: nested: 1
+  mlirPassManagerDestroy(pm);
+
   /* JIT-compile and call: relu(x + b) for B = 2. */
   TccCPUExecutable exe =
       tccCPUExecutableCreate(module, str(""), print, NULL);
@@ -147,13 +158,40 @@ int main(void) {
   printf("\nbad rank: %d\n", code);
   // CHECK: input 1: expected rank 1
   // CHECK: bad rank: 2
+  in[1].rank = 1;
+  in[1].shape[0] = 4;
+  code = tccCPUExecutableRun(exe, str("scale_relu"), in, 2, out, 2, print,
+                             NULL);
+  printf("\nresult count: %d\n", code);
+  // CHECK: function 'scale_relu' has 1 results, 2 requested
+  // CHECK: result count: 2
+  in[0].shape[0] = -1;
+  code = tccCPUExecutableRun(exe, str("scale_relu"), in, 2, out, 1, print,
+                             NULL);
+  printf("\nnegative size: %d\n", code);
+  // CHECK: input 0: negative size -1 in dim 0
+  // CHECK: negative size: 2
   code = tccCPUExecutableRun(exe, str("nope"), in, 2, out, 1, print, NULL);
   printf("\nno function: %d\n", code);
   // CHECK: no function 'nope'
   // CHECK: no function: 1
   tccCPUExecutableDestroy(exe);
 
-  /* A module that does not verify cannot compile; the summary says so. */
+  /* A module that parses but that the pipeline rejects: no executable, the
+     diagnostic to the handler and a summary to the callback. */
+  MlirModule empty = mlirModuleCreateParse(
+      ctx, str("func.func @f(%x: tensor<?x4xf32> {tcc.shape = "
+               "#tcc.shape<[B, 4]>}) -> tensor<?x4xf32> attributes "
+               "{tcc.constraints = [\"B >= 10\", \"B <= 5\"]} {\n"
+               "  %0 = tcc.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>\n"
+               "  return %0 : tensor<?x4xf32>\n}\n"));
+  TccCPUExecutable none = tccCPUExecutableCreate(empty, str(""), print, NULL);
+  printf("\nrejected: %d\n", tccCPUExecutableIsNull(none));
+  // CHECK: diagnostic: the constraints on B leave no size: [10, 5]
+  // CHECK: rejected: 1
+  mlirModuleDestroy(empty);
+
+  /* A module that does not verify does not parse. */
   MlirModule bad = mlirModuleCreateParse(
       ctx, str("func.func @f(%x: tensor<2xf32>) -> tensor<3xf32> {\n"
                "  %0 = tcc.relu %x : (tensor<2xf32>) -> tensor<3xf32>\n"
@@ -162,15 +200,11 @@ int main(void) {
   // CHECK: diagnostic:
   // CHECK: bad module parsed: 0
 
-  /* The ONNX importer: bytes that are no model fail with a diagnostic. */
-  if (tccHasONNXImporter()) {
-    MlirModule imported = tccImportONNX(ctx, str("not a model"),
-                                        str("garbage.onnx"), str("main"),
-                                        false);
-    printf("garbage imported: %d\n", !mlirModuleIsNull(imported));
-  } else {
-    printf("diagnostic: (no importer)\ngarbage imported: 0\n");
-  }
+  /* The ONNX importer: bytes that are no model fail with a diagnostic (a
+     tcc built without the importer says so, also as a diagnostic). */
+  MlirModule imported = tccImportONNX(ctx, str("not a model"),
+                                      str("garbage.onnx"), str("main"), false);
+  printf("garbage imported: %d\n", !mlirModuleIsNull(imported));
   // CHECK: diagnostic:
   // CHECK: garbage imported: 0
 

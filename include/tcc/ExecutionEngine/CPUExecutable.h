@@ -16,7 +16,9 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -111,7 +113,8 @@ public:
   dispatch(StringRef name, const std::vector<std::vector<int64_t>> &shapes,
            std::string &error) const;
 
-  /// Calls `name`. Fails with a message naming the input and dim when the
+  /// Calls `name`; thread-safe (calls of an executable compiled with
+  /// `workspace` run one at a time). Fails with a message naming the input and dim when the
   /// inputs do not match the signature or its size constraints; nothing runs
   /// in that case. With `hostChecks` false only the compiled entry's own
   /// guards check the sizes (count, dtypes and ranks are always checked
@@ -126,7 +129,8 @@ public:
                      std::string &error, bool hostChecks = true);
 
   /// Seconds the compiled code of the last call ran (without the input
-  /// checks and the copy of the results into HostTensors).
+  /// checks and the copy of the results into HostTensors); with concurrent
+  /// calls, one of them.
   double getLastCompiledSeconds() const { return lastCompiledSeconds; }
 
   /// The workspace calls take their arena from when compiled with
@@ -155,8 +159,12 @@ public:
 private:
   CPUExecutable() = default;
   std::unique_ptr<ExecutionEngine> engine;
-  double lastCompiledSeconds = 0;
+  std::atomic<double> lastCompiledSeconds{0};
   std::vector<FunctionSignature> signatures;
+  /// Compiled with CPUPipelineOptions::workspace: calls share `workspace`
+  /// and run one at a time.
+  bool usesWorkspace = false;
+  std::mutex workspaceMutex;
   ::tcc::runtime::Workspace workspace;
 };
 
