@@ -78,8 +78,49 @@ def main():
                   f" (max |diff| {worst:.2e}); tcc library {tcc_ms:.3f} ms,"
                   f" eager {eager_ms:.3f} ms, inductor {inductor_ms:.3f} ms",
                   flush=True)
+    status |= backend_check()
     print("dynamo cuda check:", "FAILED" if status else "passed")
     sys.exit(status)
+
+
+def backend_check():
+    """torch.compile(backend=make_backend(target="cuda", library_dir=libs))
+    on this machine: Dynamo and the importer run here, the libraries come
+    from the directory (built where tcc's tools are)."""
+    import os
+    import warnings
+    import torch._dynamo
+    import tcc.dynamo
+    status = 0
+    for name, (cls, feature_shape, batches) in MODELS.items():
+        torch._dynamo.reset()
+        tcc.dynamo.reset()
+        model = cls().eval()
+        model.load_state_dict(torch.load(DIR / f"{name}.pt"))
+        model = model.cuda()
+        compiled = torch.compile(model, backend=tcc.make_backend(
+            target="cuda", library_dir=DIR / "libs"))
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for batch in batches[:3]:
+                x = torch.randn(batch, *feature_shape, device="cuda")
+                torch._dynamo.mark_dynamic(x, 0)
+                got = compiled(x)
+                expected = model(x)
+                got = got if isinstance(got, tuple) else (got,)
+                expected = expected if isinstance(expected, tuple) else (expected,)
+                ok = all(g.shape == e.shape and torch.allclose(g, e, rtol=2e-3, atol=2e-3)
+                         for g, e in zip(got, expected))
+                status |= not ok
+                print(f"backend {name} batch {batch}: {'match' if ok else 'MISMATCH'}")
+        for r in tcc.dynamo.stats:
+            print(f"backend {name} graph {r.name}: {r.status} {r.reason[:300]}")
+            if r.status != "compiled":
+                status = 1
+            out = os.environ.get("OUT")
+            if out and r.mlir:
+                Path(out, f"device_{name}.mlir").write_text(r.mlir)
+    return status
 
 
 if __name__ == "__main__":

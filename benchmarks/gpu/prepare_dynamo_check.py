@@ -15,7 +15,10 @@ machine (which has PyTorch but no MLIR):
     python3 benchmarks/gpu/device_dynamo_check.py OUT
 
 device_dynamo_check.py runs each library at several batch sizes on the GPU
-and compares with eager PyTorch on the GPU.
+and compares with eager PyTorch on the GPU; then it runs torch.compile with
+tcc.make_backend(target="cuda", library_dir=OUT/libs) there, which finds
+the libraries built here by the graphs' keys (if the GPU machine's PyTorch
+captures the same graphs).
 """
 import json
 import shutil
@@ -32,6 +35,7 @@ from torch._dynamo.backends.common import aot_autograd  # noqa: E402
 
 import tcc  # noqa: E402
 from tcc._api import build_library  # noqa: E402
+from tcc.dynamo import library_key  # noqa: E402
 from tcc.fx_importer import DECOMPOSITIONS, import_graph  # noqa: E402
 from models import RobotPolicy, ViTBlock  # noqa: E402
 
@@ -45,6 +49,10 @@ def prepare(name, model, x):
         imported = import_graph(gm, example_inputs, func_name="forward")
         lib = OUT / f"lib{name}_{len(graphs)}.so"
         build_library(imported.mlir, target="cuda", output=lib)
+        # The same library where make_backend(library_dir=...) looks for it.
+        (OUT / "libs").mkdir(exist_ok=True)
+        shutil.copy(lib, OUT / "libs" / (
+            "lib" + library_key(imported.mlir, "cuda", None) + ".so"))
         (OUT / f"{name}_{len(graphs)}.mlir").write_text(imported.mlir)
         graph = {"library": lib.name, "tensor_inputs": imported.tensor_inputs,
                  "outputs": imported.outputs, "symbols": imported.symbols}

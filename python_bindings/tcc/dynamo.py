@@ -13,12 +13,14 @@ each op and why (and a record in `stats`).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
 import weakref
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 log = logging.getLogger("tcc.dynamo")
@@ -54,8 +56,32 @@ def reset() -> None:
         _cache.clear()
 
 
+def library_key(mlir: str, target: str, options) -> str:
+    """The name a graph's library has in a library_dir: a hash of its tcc
+    IR, the target and the options."""
+    from . import _api
+    text = "\0".join([mlir, target, _api._options_string(options)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _compile(imported, target, options, library_dir):
+    """An Executable (cpu JIT) or a Library (tcc-compile), from library_dir
+    when it already holds this graph's library."""
+    from . import _api
+    if target == "cpu" and library_dir is None:
+        return _api.compile(imported.mlir, options=options)
+    if library_dir is None:
+        return _api.compile(imported.mlir, target=target, options=options)
+    path = Path(library_dir) / f"lib{library_key(imported.mlir, target, options)}.so"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _api.build_library(imported.mlir, target=target, options=options,
+                           output=path)
+    return _api.load_library(path)
+
+
 def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
-                   target: str = "cpu"):
+                   target: str = "cpu", library_dir=None):
     """A boxed callable for AOTAutograd (it takes the argument list, so
     AOTAutograd can drop its references early)."""
     import torch
@@ -83,7 +109,7 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
     hit = exe is not None
     if not hit:
         try:
-            exe = _api.compile(imported.mlir, target=target, options=options)
+            exe = _compile(imported, target, options, library_dir)
         except _api.TCCError as e:
             stats.append(GraphRecord(name, "fallback", str(e),
                                      imported_at - start,
@@ -110,18 +136,22 @@ def _make_runner(exe, imported, torch) -> Callable:
     func = imported.func_name
     tensor_inputs = list(imported.tensor_inputs)
 
-    if isinstance(exe, Library):
-        # A cuda library: CUDA tensors in place, on PyTorch's stream.
-        def run_library(*args):
-            results = exe.run(func, *(args[i] for i in tensor_inputs))
-            return imported.output_values(args, results)
-        return run_library
-
     bf16 = [dt == torch.bfloat16 for dt in imported.dtypes]
 
     def to_torch(array, k):
         t = torch.from_numpy(array)
         return t.view(torch.bfloat16) if bf16[k] else t
+
+    if isinstance(exe, Library):
+        # A tcc-compile library: a cuda one takes the CUDA tensors in place
+        # (on PyTorch's stream) and returns CUDA tensors, a cpu one numpy
+        # arrays.
+        def run_library(*args):
+            results = exe.run(func, *(args[i] for i in tensor_inputs))
+            if not exe.on_device:
+                results = [to_torch(r, k) for k, r in enumerate(results)]
+            return imported.output_values(args, results)
+        return run_library
 
     # Views of the same tensors (parameters, buffers) are reused from call
     # to call: building an array view costs microseconds, and a 1 kHz
@@ -159,7 +189,8 @@ def _make_runner(exe, imported, torch) -> Callable:
 
 def make_backend(*, target: str = "cpu",
                  options: dict[str, Any] | str | None = None,
-                 fallback: bool = True) -> Callable:
+                 fallback: bool = True,
+                 library_dir: str | Path | None = None) -> Callable:
     """A torch.compile backend.
 
     target="cpu" JIT-compiles each graph with the cpu pipeline (`options`
@@ -169,7 +200,13 @@ def make_backend(*, target: str = "cpu",
     tcc's tools and an NVIDIA GPU on the same machine
     (benchmarks/gpu/prepare_dynamo_check.py checks the same libraries on a
     GPU machine without MLIR). With fallback=False, a graph tcc cannot take
-    raises instead of running eagerly."""
+    raises instead of running eagerly.
+
+    library_dir: graphs become tcc-compile libraries kept there, named by
+    library_key (the graph's tcc IR, target and options); a graph whose
+    library is already there is loaded without compiling. Libraries built
+    where tcc's tools are serve a machine that has none (a GPU machine
+    without MLIR), and a later process starts without compiling."""
     if target not in ("cpu", "cuda"):
         raise ValueError(f"unknown target '{target}' (expected cpu or cuda)")
     from torch._dynamo.backends.common import aot_autograd
@@ -181,7 +218,7 @@ def make_backend(*, target: str = "cpu",
     def fw_compiler(gm, example_inputs):
         counter[0] += 1
         return _compile_graph(gm, example_inputs, options, fallback,
-                              f"#{counter[0]}", target)
+                              f"#{counter[0]}", target, library_dir)
 
     # Backward graphs (grad enabled) run eagerly: tcc is an inference
     # compiler and has no lowering for the *_backward ops.

@@ -179,3 +179,31 @@ def test_bf16_model():
     torch.testing.assert_close(got.float(), expected.float(), atol=3e-2,
                                rtol=3e-2)
 
+
+
+def test_library_dir_serves_later_processes(tmp_path):
+    """With library_dir the graph becomes a tcc-compile library kept there;
+    a later process (here: after resetting Dynamo and tcc's caches) loads
+    it without compiling."""
+    model = RobotPolicy().eval()
+    x = torch.randn(6, 256)
+    torch._dynamo.mark_dynamic(x, 0)
+    backend = tcc.make_backend(library_dir=tmp_path)
+    with torch.no_grad():
+        for g, e in zip(torch.compile(model, backend=backend)(x), model(x)):
+            torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
+    (lib,) = tmp_path.glob("lib*.so")
+    (record,) = tcc.dynamo.stats
+    assert lib.name == "lib" + tcc.dynamo.library_key(record.mlir, "cpu", None) + ".so"
+    built = lib.stat().st_mtime_ns
+    torch._dynamo.reset()
+    tcc.dynamo.reset()
+    y = torch.randn(9, 256)
+    torch._dynamo.mark_dynamic(y, 0)
+    with torch.no_grad():
+        got = torch.compile(model, backend=tcc.make_backend(
+            library_dir=tmp_path))(y)
+        for g, e in zip(got, model(y)):
+            torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
+    assert lib.stat().st_mtime_ns == built
+    assert [r.status for r in tcc.dynamo.stats] == ["compiled"]
