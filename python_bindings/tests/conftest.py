@@ -4,6 +4,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -16,3 +18,17 @@ def pytest_configure(config):
     build = Path(config.getoption("--tcc-build-dir")).resolve()
     sys.path.insert(0, str(build / "python_packages"))
     os.environ.setdefault("TCC_BIN_DIR", str(build / "bin"))
+
+
+@pytest.fixture
+def fresh_dynamo():
+    """Dynamo's and tcc's caches and records empty, the seed fixed: each
+    backend test sees only its own graphs."""
+    import torch
+    import torch._dynamo
+    import tcc.dynamo
+    torch._dynamo.reset()
+    tcc.dynamo.reset()
+    torch.manual_seed(0)
+    yield
+    torch._dynamo.reset()

@@ -14,13 +14,7 @@ import tcc.dynamo  # noqa: E402
 from models import RobotPolicy, ViTBlock  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    torch._dynamo.reset()
-    tcc.dynamo.reset()
-    torch.manual_seed(0)
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
 def compiled_graphs():

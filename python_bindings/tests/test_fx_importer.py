@@ -12,13 +12,7 @@ from fx_cases import (OPS, ConvNet, Elementwise, Embed, Fn, HalfMlp,  # noqa: E4
                       MaskedAttn, NotSupported, Shapes)
 
 
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    torch._dynamo.reset()
-    tcc.dynamo.reset()
-    torch.manual_seed(0)
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
 def flat(x):
