@@ -307,6 +307,8 @@ def build_library(module: Module | str, *, target: str = "cpu",
             key = key.replace("_", "-")
             args.append(f"--{key}" if value is True else f"--{key}={value}")
     proc = subprocess.run(args, capture_output=True, text=True)
+    if output:
+        shutil.rmtree(out_dir, ignore_errors=True)  # only the source was here
     if proc.returncode != 0:
         raise TCCError("tcc-compile failed", proc.stderr.strip().splitlines())
     return lib
@@ -353,7 +355,10 @@ class Library:
     def __init__(self, path: str | os.PathLike):
         # A bare name would be looked up on the loader's path, not here.
         self.path = os.path.abspath(os.fspath(path))
-        self._lib = ctypes.CDLL(self.path)
+        try:
+            self._lib = ctypes.CDLL(self.path)
+        except OSError as e:  # a cuda library where there is no driver
+            raise TCCError(f"cannot load {self.path}: {e}") from None
         self._lib.tcc_last_error.restype = ctypes.c_char_p
         self._lib.tcc_manifest.restype = ctypes.c_char_p
         self._lib.tcc_entry_name.restype = ctypes.c_char_p

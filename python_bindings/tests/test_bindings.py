@@ -286,3 +286,13 @@ def test_cuda_library_builds(tmp_path):
     manifest = json.loads(lib.with_suffix(".json").read_text())
     assert manifest["target"] == "cuda" and manifest["memory"] == "device"
     assert [e["name"] for e in manifest["entries"]] == ["add_relu"]
+
+
+def test_cuda_target_without_a_driver_is_a_clear_error():
+    """Where no CUDA driver is (this machine), loading a cuda library is a
+    TCCError naming the library, not an OSError."""
+    import ctypes.util
+    if ctypes.util.find_library("cuda"):
+        pytest.skip("a CUDA driver is installed here")
+    with pytest.raises(tcc.TCCError, match="cannot load .*libcuda"):
+        tcc.compile(ADD_RELU, target="cuda")
