@@ -57,8 +57,12 @@ tccCPUExecutableGetSignatures(TccCPUExecutable exe,
                               MlirStringCallback callback, void *userData);
 
 /// Runs `name`. Returns 0, or tcc_run's codes (1: no such function, 2: a
-/// count, dtype or rank mismatch, 3: a size constraint failed or the call
-/// failed), the message to the callback; nothing runs on a mismatch.
+/// count, dtype or rank mismatch, a negative size, missing data, or a
+/// result of more than TCC_MAX_RANK dims; 3: a size constraint failed or
+/// the call failed), the message to the callback; nothing runs on a
+/// mismatch. Thread-safe: calls may run concurrently (those of an
+/// executable compiled with `workspace=true` share its workspace and run
+/// one at a time).
 MLIR_CAPI_EXPORTED int
 tccCPUExecutableRun(TccCPUExecutable exe, MlirStringRef name,
                     const tcc_tensor *inputs, int numInputs,
