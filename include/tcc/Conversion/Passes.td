@@ -93,7 +93,11 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     functions become polynomials, and a maximumf / minimumf allowed to
     ignore NaN and the sign of zero (fastmath nnan, nsz: softmax's row max)
     a compare and select, one vmaxps / vminps instead of the NaN-propagating
-    expansion's four instructions.
+    expansion's four instructions. Float sums and products across a
+    vector's lanes (`vector.reduction <add>` / `<mul>`) are marked
+    `reassoc`: each lane holds a partial result of an already reordered
+    loop, and without the flag LLVM adds the lanes one after another (a
+    64-lane row sum was a chain of 64 dependent adds).
   }];
   let options = [
     Option<"avx512", "avx512", "bool", /*default=*/"false",

@@ -117,6 +117,31 @@ struct MaxMinWithoutNaNAsSelect : OpRewritePattern<OpTy> {
   }
 };
 
+/// The horizontal step of a float sum or product across a vector's lanes
+/// may reassociate: each lane already holds a partial result of a
+/// reordered loop (lanes and unrolled accumulators), so no order is
+/// promised. Without the flag LLVM adds the lanes one by one: a
+/// 64-lane row sum was a chain of 64 dependent vaddss, about 200 cycles,
+/// twice per layer_norm row; with it, a tree of shuffles and adds.
+struct ReassociateHorizontalReduction
+    : OpRewritePattern<vector::ReductionOp> {
+  using OpRewritePattern<vector::ReductionOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<FloatType>(op.getType()) ||
+        (op.getKind() != vector::CombiningKind::ADD &&
+         op.getKind() != vector::CombiningKind::MUL))
+      return failure();
+    arith::FastMathFlags flags = op.getFastmath();
+    if (arith::bitEnumContainsAll(flags, arith::FastMathFlags::reassoc))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setFastmath(flags | arith::FastMathFlags::reassoc);
+    });
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -127,7 +152,7 @@ struct LowerVectorsPass
                                           /*verifyNonZeroTrip=*/true);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<VectorizeSmallCopy>(ctx);
+    patterns.add<VectorizeSmallCopy, ReassociateHorizontalReduction>(ctx);
     patterns.add<
         MaxMinWithoutNaNAsSelect<arith::MaximumFOp, arith::CmpFPredicate::OGT>,
         MaxMinWithoutNaNAsSelect<arith::MinimumFOp, arith::CmpFPredicate::OLT>>(
