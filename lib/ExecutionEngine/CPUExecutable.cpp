@@ -23,7 +23,9 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -309,10 +311,24 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     lowered->print(os);
   }
 
+  // LLVM's O3 with this machine's target (CPU and features), as
+  // tcc-compile does: without one, the IR passes cost everything with
+  // generic x86 tables.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    error = "no host target: " + llvm::toString(machineBuilder.takeError());
+    return nullptr;
+  }
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine) {
+    error = "no host target machine: " + llvm::toString(machine.takeError());
+    return nullptr;
+  }
   // The options hold a function_ref: the transformer must outlive them.
   std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                /*targetMachine=*/nullptr);
+                                machine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
