@@ -143,6 +143,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   loops.addPass(createConvertVectorToSCFPass(transfers));
   loops.addPass(createStreamingStoresPass());
   loops.addPass(createPrefetchRowsPass());
+  if (options.parallel)
+    loops.addPass(createPipelineRowStoresPass());
   loops.addPass(createLowerAffinePass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no libcalls

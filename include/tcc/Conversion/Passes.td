@@ -261,6 +261,46 @@ def PrefetchRowsPass : Pass<"tcc-prefetch-rows", "func::FuncOp"> {
 }
 
 
+def PipelineRowStoresPass : Pass<"tcc-pipeline-row-stores", "func::FuncOp"> {
+  let summary = "Stream a row's result out during the next row's arithmetic";
+  let description = [{
+    A row group with several passes over each row (softmax: max; exp,
+    stored and summed; scale) writes its result in the last pass only,
+    with streaming stores (`tcc-streaming-stores`). Those 16 KiB of a
+    4096-wide f32 row then leave the core in one burst, during which it
+    does little else, while the arithmetic of the other passes runs with
+    the memory's write side idle.
+
+    This pass runs each row's last pass during the next row's busiest pass
+    over the same columns (the one `tcc-prefetch-rows` gave the next row's
+    prefetches, else the largest): a software pipeline of depth two. The
+    row loop (a one-dimensional `scf.parallel`) becomes a parallel loop
+    over chunks of up to `chunk-rows` consecutive rows (fewer when there
+    are fewer than 64 chunks' worth), each an `scf.for` over its rows.
+    - The last pass's scratch rows (stack buffers) are double-buffered.
+    - The row's scalars it reads (softmax's 1 / sum) are carried to the
+      next iteration.
+    - Views and indices are computed again for the previous row.
+    - The chunk's first row runs the busiest pass alone; its last row's
+      store pass runs after the loop.
+
+    Applies when the last pass is an `scf.for` whose only writes are
+    streaming vector stores into buffers allocated outside the row loop
+    (results), which nothing else in the loop reads or writes; when every
+    stack buffer of the loop has sizes known outside it; and when another
+    pass has the same bounds and step. Otherwise the loop is left as it
+    is.
+  }];
+  let options = [
+    Option<"chunkRows", "chunk-rows", "int64_t", /*default=*/"64",
+           "Most rows per chunk (each chunk's last row is not overlapped)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
+
 //===----------------------------------------------------------------------===//
 // GPU (cuda target)
 //===----------------------------------------------------------------------===//

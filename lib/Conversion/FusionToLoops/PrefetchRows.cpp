@@ -6,6 +6,8 @@
 
 #include "tcc/Conversion/Passes.h"
 
+#include "ViewRoot.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -20,6 +22,7 @@ namespace mlir::tcc {
 } // namespace mlir::tcc
 
 using namespace mlir;
+using mlir::tcc::viewRoot;
 
 namespace {
 
@@ -51,19 +54,6 @@ struct TileRows {
   Value source;
   int64_t rows, firstCol, cols, elementBytes;
 };
-
-/// The memref `v` views, through subviews and casts.
-Value viewRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      v = view.getViewSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      v = cast.getSource();
-    else
-      break;
-  }
-  return v;
-}
 
 /// Whether anything in `loop` writes to `source`: prefetching the rows a
 /// loop writes (with streaming stores, above all) only adds traffic.
