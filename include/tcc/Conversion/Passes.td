@@ -133,7 +133,11 @@ def PlaceScratchBuffersPass
       dispatch): a slice of the arena (appended after the plan's regions;
       temporaries whose alloc-to-free spans in that block are disjoint
       share bytes), or of a new one when the function has no plan.
-    Dynamic sizes without a constant bound stay heap allocations.
+    Dynamic sizes without a constant bound stay heap allocations. A stack
+    buffer of 4 KiB or more starts on a page, as the runtime's large heap
+    blocks do: a pass that loads x[j] and then stores scratch[j] stalls
+    when the scratch sits a little above the input modulo 4 KiB (the
+    core's 4K-aliasing check holds back the next loads).
   }];
   let options = [
     Option<"maxStackBytes", "max-stack-bytes", "int64_t", /*default=*/"131072",

@@ -28,6 +28,21 @@ namespace {
 constexpr int64_t kAlign = 64;
 int64_t alignTo(int64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
+/// A stack buffer of a page or more (a row's scratch) starts on a page, as
+/// large heap blocks do (lib/Runtime/CachingAllocator.cpp): a row pass
+/// that loads x[j] and stores scratch[j] stalls when the scratch sits a
+/// little above the input modulo 4 KiB ("4K aliasing": the loads of the
+/// next columns wait for stores that only look like theirs). Inputs start
+/// at or just past a page, so a page-aligned scratch is at or below them.
+constexpr int64_t kPageBytes = 4096;
+int64_t stackAlignment(MemRefType type) {
+  if (!type.hasStaticShape())
+    return kAlign;
+  int64_t bits = type.getNumElements() *
+                 std::max<int64_t>(8, type.getElementTypeBitWidth());
+  return bits / 8 >= kPageBytes ? kPageBytes : kAlign;
+}
+
 /// Where per-thread scratch for `op` lives: the body of the nearest
 /// enclosing parallel loop (each iteration runs on one thread, and
 /// SCF-to-OpenMP frees its allocas after every iteration), else the
@@ -177,11 +192,11 @@ struct PlaceScratchBuffersPass
     OpBuilder b = OpBuilder::atBlockBegin(t.scope);
     Location loc = t.alloc.getLoc();
     MemRefType type = t.alloc.getType();
-    IntegerAttr align = b.getI64IntegerAttr(kAlign);
     MemRefType bufType =
         type.hasStaticShape()
             ? type
             : MemRefType::get({t.constantFactor}, b.getI8Type());
+    IntegerAttr align = b.getI64IntegerAttr(stackAlignment(bufType));
     replaceWith(t, memref::AllocaOp::create(b, loc, bufType, ValueRange{},
                                             ValueRange{}, align));
   }

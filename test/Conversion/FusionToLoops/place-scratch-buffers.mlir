@@ -36,6 +36,36 @@ func.func @per_tile(%out: memref<128xf32>) {
 
 // -----
 
+// A row's scratch of a page or more (softmax's exp row, 4096 f32) starts
+// on a page, so that stores into it do not 4K-alias the loads of the input
+// row that follow them; a smaller one stays on a cache line.
+// CHECK-LABEL: func.func @row_scratch
+//       CHECK:   scf.parallel
+//   CHECK-DAG:     memref.alloca() {alignment = 4096 : i64} : memref<1x4096xf32>
+//   CHECK-DAG:     memref.alloca() {alignment = 64 : i64} : memref<1x64xf32>
+func.func @row_scratch(%x: memref<8x4096xf32>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %row = memref.alloc() {alignment = 64 : i64} : memref<1x4096xf32>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<1x64xf32>
+    %v = memref.load %x[%i, %c0] : memref<8x4096xf32>
+    memref.store %v, %row[%c0, %c0] : memref<1x4096xf32>
+    memref.store %v, %acc[%c0, %c0] : memref<1x64xf32>
+    %a = memref.load %row[%c0, %c0] : memref<1x4096xf32>
+    %b = memref.load %acc[%c0, %c0] : memref<1x64xf32>
+    %s = arith.addf %a, %b : f32
+    memref.store %s, %out[%i] : memref<8xf32>
+    memref.dealloc %row : memref<1x4096xf32>
+    memref.dealloc %acc : memref<1x64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // An edge tile's dynamic size with a constant bound (affine.min): a stack
 // buffer of the bound, viewed at the tile's size.
 // CHECK-LABEL: func.func @bounded_dynamic
