@@ -288,12 +288,21 @@ def PipelineRowStoresPass : Pass<"tcc-pipeline-row-stores", "func::FuncOp"> {
     - The chunk's first row runs the busiest pass alone; its last row's
       store pass runs after the loop.
 
-    Applies when the last pass is an `scf.for` whose only writes are
-    streaming vector stores into buffers allocated outside the row loop
-    (results), which nothing else in the loop reads or writes; when every
-    stack buffer of the loop has sizes known outside it; and when another
-    pass has the same bounds and step. Otherwise the loop is left as it
-    is.
+    Applies when:
+    - the last pass is an `scf.for` whose only writes are streaming vector
+      stores into buffers allocated outside the row loop (results), which
+      nothing else in the loop reads or writes, and which allocates no
+      stack buffer itself;
+    - another pass has the same induction type, bounds and step, with
+      bounds that do not depend on the row (constants or values from
+      outside the loop);
+    - every stack buffer of the loop has sizes known outside it, and the
+      scratch the last pass reads is static and at most 256 KiB (its
+      second copy);
+    - no value the last pass reads is an address into a buffer the loop
+      allocates (only its one copy would survive to the next row);
+    - there are at least 128 rows when their number is known.
+    Otherwise the loop is left as it is.
   }];
   let options = [
     Option<"chunkRows", "chunk-rows", "int64_t", /*default=*/"64",

@@ -18,6 +18,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_PIPELINEROWSTORESPASS
@@ -37,6 +38,10 @@ struct RowInputs {
   SmallVector<Value> recomputed;         // cloned for the previous row
 };
 
+/// The most stack bytes the second copy of the scratch may take (per
+/// thread): a row of 4096 f32 is 16 KiB.
+constexpr int64_t kMaxExtraScratchBytes = 256 * 1024;
+
 /// A row loop whose last pass can run during the next row's work.
 struct Candidate {
   scf::ParallelOp rows;
@@ -52,31 +57,67 @@ bool sameValue(Value a, Value b) {
   return x && y && *x == *y;
 }
 
-bool sameIterationSpace(scf::ForOp a, scf::ForOp b) {
-  return sameValue(a.getLowerBound(), b.getLowerBound()) &&
-         sameValue(a.getUpperBound(), b.getUpperBound()) &&
-         sameValue(a.getStep(), b.getStep());
-}
-
 bool isDefinedIn(Value v, Block *body) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     return arg.getOwner() == body;
   return v.getDefiningOp()->getBlock() == body;
 }
 
+/// Whether `a` and `b` run over the same columns in every row: the same
+/// induction type and comparison, and bounds that are constants or come
+/// from outside the row loop (a row-dependent bound would give the
+/// previous row's pass the current row's columns).
+bool sameIterationSpace(scf::ForOp a, scf::ForOp b, Block *body) {
+  auto rowInvariant = [&](Value v) {
+    return getConstantIntValue(v) || !isDefinedIn(v, body);
+  };
+  for (scf::ForOp loop : {a, b})
+    if (!rowInvariant(loop.getLowerBound()) ||
+        !rowInvariant(loop.getUpperBound()) || !rowInvariant(loop.getStep()))
+      return false;
+  return a.getInductionVar().getType() == b.getInductionVar().getType() &&
+         a.getUnsignedCmp() == b.getUnsignedCmp() &&
+         sameValue(a.getLowerBound(), b.getLowerBound()) &&
+         sameValue(a.getUpperBound(), b.getUpperBound()) &&
+         sameValue(a.getStep(), b.getStep());
+}
+
 /// Whether `v` can be computed again for another row: built without
 /// touching memory from the row index, constants and values from outside
 /// the row loop (views of the row, their indices).
-bool isRecomputable(Value v, Block *body, int depth = 0) {
+bool isRecomputable(Value v, Block *body, DenseMap<Value, bool> &known,
+                    int depth = 0) {
   if (!isDefinedIn(v, body))
     return true;
   if (isa<BlockArgument>(v))
     return true; // the row index
+  if (auto it = known.find(v); it != known.end())
+    return it->second;
   Operation *def = v.getDefiningOp();
-  if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+  bool result = depth <= 16 && def->getNumRegions() == 0 &&
+                isMemoryEffectFree(def) &&
+                llvm::all_of(def->getOperands(), [&](Value operand) {
+                  return isRecomputable(operand, body, known, depth + 1);
+                });
+  known[v] = result;
+  return result;
+}
+
+/// Whether `v` is computed, without reading memory, from a buffer the row
+/// loop allocates (an address: an aligned pointer, a view's metadata).
+/// Such a value would point into the one hoisted copy of that buffer,
+/// which the next row overwrites; a value loaded from it is data and is
+/// safe to carry.
+bool addressesRowBuffer(Value v, Block *body, DenseSet<Value> &seen) {
+  if (!isDefinedIn(v, body) || isa<BlockArgument>(v) || !seen.insert(v).second)
     return false;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return isRecomputable(operand, body, depth + 1);
+  Operation *def = v.getDefiningOp();
+  if (isa<memref::AllocaOp, memref::AllocOp>(def))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return addressesRowBuffer(operand, body, seen);
   });
 }
 
@@ -107,6 +148,13 @@ bool touches(Operation *op, const DenseSet<Value> &roots) {
 FailureOr<Candidate> analyze(scf::ParallelOp rows) {
   if (rows.getNumLoops() != 1 || rows.getNumResults() != 0)
     return failure();
+  // Fewer than two chunks' worth of rows per 64 threads: every chunk would
+  // be one row, nothing to overlap.
+  std::optional<int64_t> lb = getConstantIntValue(rows.getLowerBound()[0]);
+  std::optional<int64_t> ub = getConstantIntValue(rows.getUpperBound()[0]);
+  std::optional<int64_t> step = getConstantIntValue(rows.getStep()[0]);
+  if (lb && ub && step && *step > 0 && (*ub - *lb) / *step < 2 * 64)
+    return failure();
   Block *body = rows.getBody();
   auto last =
       dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
@@ -118,9 +166,15 @@ FailureOr<Candidate> analyze(scf::ParallelOp rows) {
   DenseSet<Value> outputs;
   bool streams = false, writesOther = false;
   last.walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects || isa<memref::PrefetchOp>(op)) // a hint: changes nothing
+    if (isa<memref::PrefetchOp>(op)) // a hint: changes nothing
       return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      // Unknown effects: it may write through any buffer it is given.
+      DenseSet<Value> none;
+      writesOther |= op != last.getOperation() && touches(op, none);
+      return;
+    }
     SmallVector<MemoryEffects::EffectInstance> list;
     effects.getEffects(list);
     for (const MemoryEffects::EffectInstance &e : list) {
@@ -138,6 +192,11 @@ FailureOr<Candidate> analyze(scf::ParallelOp rows) {
     }
   });
   if (!streams || writesOther || outputs.empty())
+    return failure();
+  // A stack buffer inside the last pass would be allocated once per row of
+  // a chunk (the serial row loop is not an allocation scope).
+  if (last->walk([](memref::AllocaOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
     return failure();
 
   // Nothing else in the row loop touches those buffers, and every stack
@@ -169,7 +228,7 @@ FailureOr<Candidate> analyze(scf::ParallelOp rows) {
   int64_t hostSize = -1;
   for (Operation &op : body->without_terminator()) {
     auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop || loop == last || !sameIterationSpace(loop, last))
+    if (!loop || loop == last || !sameIterationSpace(loop, last, body))
       continue;
     int64_t size = 0;
     bool prefetches = false;
@@ -193,18 +252,31 @@ FailureOr<Candidate> analyze(scf::ParallelOp rows) {
   getUsedValuesDefinedAbove(last.getRegion(), used);
   for (Value v : last->getOperands())
     used.insert(v);
+  DenseMap<Value, bool> known;
+  int64_t scratchBytes = 0;
   for (Value v : used) {
     if (!isDefinedIn(v, body))
       continue;
-    if (auto alloca = v.getDefiningOp<memref::AllocaOp>())
+    DenseSet<Value> seen;
+    if (auto alloca = v.getDefiningOp<memref::AllocaOp>()) {
+      // Its second copy must fit the stack as the first did.
+      MemRefType type = alloca.getType();
+      if (!type.hasStaticShape())
+        return failure();
+      scratchBytes += type.getNumElements() *
+                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
       c.inputs.scratch.push_back(alloca);
-    else if (isRecomputable(v, body))
+    } else if (isRecomputable(v, body, known)) {
       c.inputs.recomputed.push_back(v);
-    else if (!isa<BaseMemRefType>(v.getType()))
+    } else if (!isa<BaseMemRefType>(v.getType()) &&
+               !addressesRowBuffer(v, body, seen)) {
       c.inputs.carried.push_back(v);
-    else
+    } else {
       return failure();
+    }
   }
+  if (scratchBytes > kMaxExtraScratchBytes)
+    return failure();
   return c;
 }
 
@@ -276,7 +348,7 @@ struct PipelineRowStoresPass
     // Stack buffers once per chunk; the last pass's scratch twice, for the
     // current and the previous row.
     IRMapping hoisted;
-    DenseMap<Operation *, std::pair<Value, Value>> buffers;
+    llvm::MapVector<Operation *, std::pair<Value, Value>> buffers;
     for (Operation &op : llvm::make_early_inc_range(*body))
       if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
         Value a0 = b.clone(op, hoisted)->getResult(0);
@@ -350,12 +422,16 @@ struct PipelineRowStoresPass
                  llvm::zip(inner.getResults(), copy->getResults()))
               ahead.map(from, to);
           }
-          b.setInsertionPointAfter(fused);
-          scf::YieldOp::create(b, loc, fused.getResults());
+          // Without results scf.if already ends its blocks with a yield.
+          if (fused.getNumResults() != 0) {
+            b.setInsertionPointAfter(fused);
+            scf::YieldOp::create(b, loc, fused.getResults());
+          }
           b.setInsertionPointToStart(&choice.getElseRegion().front());
           IRMapping plainMap = current;
           Operation *plain = b.clone(op, plainMap);
-          scf::YieldOp::create(b, loc, plain->getResults());
+          if (plain->getNumResults() != 0)
+            scf::YieldOp::create(b, loc, plain->getResults());
         }
         for (auto [from, to] : llvm::zip(op.getResults(), choice.getResults()))
           current.map(from, to);

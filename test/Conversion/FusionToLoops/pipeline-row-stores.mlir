@@ -142,28 +142,29 @@ func.func @norm_like(%x: memref<?x1024xf32>) -> memref<?x1024xf32> {
 // CHECK-LABEL: func.func @cached_result
 //       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
 //   CHECK-NOT:   scf.if
-func.func @cached_result(%x: memref<64x1024xf32>) -> memref<64x1024xf32> {
+func.func @cached_result(%x: memref<256x1024xf32>) -> memref<256x1024xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
   %c1024 = arith.constant 1024 : index
   %zero = arith.constant dense<0.0> : vector<32xf32>
-  %y = memref.alloc() {alignment = 64 : i64} : memref<64x1024xf32>
-  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
     %sum = scf.for %j = %c0 to %c1024 step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %a = arith.addf %acc, %v : vector<32xf32>
       scf.yield %a : vector<32xf32>
     }
     scf.for %j = %c0 to %c1024 step %c32 {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %s = arith.mulf %v, %sum : vector<32xf32>
-      vector.store %s, %y[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      vector.store %s, %y[%i, %j] : memref<256x1024xf32>, vector<32xf32>
     }
     scf.reduce
   }
-  return %y : memref<64x1024xf32>
+  return %y : memref<256x1024xf32>
 }
 
 // -----
@@ -177,46 +178,48 @@ func.func @cached_result(%x: memref<64x1024xf32>) -> memref<64x1024xf32> {
 // CHECK-LABEL: func.func @into_argument
 //       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
 //   CHECK-NOT:   scf.if
-func.func @result_read_early(%x: memref<64x1024xf32>) -> memref<64x1024xf32> {
+func.func @result_read_early(%x: memref<256x1024xf32>) -> memref<256x1024xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
   %c1024 = arith.constant 1024 : index
   %zero = arith.constant dense<0.0> : vector<32xf32>
-  %y = memref.alloc() {alignment = 64 : i64} : memref<64x1024xf32>
-  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
     %sum = scf.for %j = %c0 to %c1024 step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
-      %v = vector.load %y[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %y[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %a = arith.addf %acc, %v : vector<32xf32>
       scf.yield %a : vector<32xf32>
     }
     scf.for %j = %c0 to %c1024 step %c32 {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %s = arith.mulf %v, %sum : vector<32xf32>
-      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<64x1024xf32>, vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x1024xf32>, vector<32xf32>
     }
     scf.reduce
   }
-  return %y : memref<64x1024xf32>
+  return %y : memref<256x1024xf32>
 }
-func.func @into_argument(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
+func.func @into_argument(%x: memref<256x1024xf32>, %y: memref<256x1024xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
   %c1024 = arith.constant 1024 : index
   %zero = arith.constant dense<0.0> : vector<32xf32>
-  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
     %sum = scf.for %j = %c0 to %c1024 step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %a = arith.addf %acc, %v : vector<32xf32>
       scf.yield %a : vector<32xf32>
     }
     scf.for %j = %c0 to %c1024 step %c32 {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %s = arith.mulf %v, %sum : vector<32xf32>
-      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<64x1024xf32>, vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x1024xf32>, vector<32xf32>
     }
     scf.reduce
   }
@@ -234,43 +237,45 @@ func.func @into_argument(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
 // CHECK-LABEL: func.func @scratch_sized_in_loop
 //       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
 //   CHECK-NOT:   scf.if
-func.func @other_columns(%x: memref<64x1024xf32>) -> memref<64x1024xf32> {
+func.func @other_columns(%x: memref<256x1024xf32>) -> memref<256x1024xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
   %c1024 = arith.constant 1024 : index
   %zero = arith.constant dense<0.0> : vector<64xf32>
-  %y = memref.alloc() {alignment = 64 : i64} : memref<64x1024xf32>
-  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
     %sum = scf.for %j = %c0 to %c1024 step %c64 iter_args(%acc = %zero) -> (vector<64xf32>) {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<64xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<64xf32>
       %a = arith.addf %acc, %v : vector<64xf32>
       scf.yield %a : vector<64xf32>
     }
     %s0 = vector.extract_strided_slice %sum {offsets = [0], sizes = [32], strides = [1]} : vector<64xf32> to vector<32xf32>
     scf.for %j = %c0 to %c1024 step %c32 {
-      %v = vector.load %x[%i, %j] : memref<64x1024xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
       %s = arith.mulf %v, %s0 : vector<32xf32>
-      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<64x1024xf32>, vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x1024xf32>, vector<32xf32>
     }
     scf.reduce
   }
-  return %y : memref<64x1024xf32>
+  return %y : memref<256x1024xf32>
 }
-func.func @scratch_sized_in_loop(%x: memref<64x?xf32>) -> memref<64x?xf32> {
+func.func @scratch_sized_in_loop(%x: memref<256x?xf32>) -> memref<256x?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
   %zero = arith.constant dense<0.0> : vector<32xf32>
-  %n = memref.dim %x, %c1 : memref<64x?xf32>
-  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<64x?xf32>
-  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
-    %cols = memref.dim %x, %c1 : memref<64x?xf32>
+  %n = memref.dim %x, %c1 : memref<256x?xf32>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<256x?xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
+    %cols = memref.dim %x, %c1 : memref<256x?xf32>
     %scratch = memref.alloca(%cols) {alignment = 64 : i64} : memref<?xf32>
     %sum = scf.for %j = %c0 to %n step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
-      %v = vector.load %x[%i, %j] : memref<64x?xf32>, vector<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x?xf32>, vector<32xf32>
       vector.store %v, %scratch[%j] : memref<?xf32>, vector<32xf32>
       %a = arith.addf %acc, %v : vector<32xf32>
       scf.yield %a : vector<32xf32>
@@ -278,9 +283,141 @@ func.func @scratch_sized_in_loop(%x: memref<64x?xf32>) -> memref<64x?xf32> {
     scf.for %j = %c0 to %n step %c32 {
       %v = vector.load %scratch[%j] : memref<?xf32>, vector<32xf32>
       %s = arith.mulf %v, %sum : vector<32xf32>
-      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<64x?xf32>, vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x?xf32>, vector<32xf32>
     }
     scf.reduce
   }
-  return %y : memref<64x?xf32>
+  return %y : memref<256x?xf32>
+}
+
+// -----
+
+// A host pass without results (it only fills the scratch), rows from 2 to
+// 514 by 2, two scratch rows, and a host result-free last pass reading both:
+// each scratch is double-buffered; the scf.if has no results.
+// CHECK-LABEL: func.func @two_scratch_rows
+//       CHECK:   scf.parallel (%[[FIRST:.+]]) = (%c2) to (%c514) step
+//   CHECK-COUNT-4:     memref.alloca() {alignment = 64 : i64} : memref<1024xf32>
+//       CHECK:     scf.for %[[R:[a-z0-9_]+]] = %[[FIRST]] to %{{.+}} step %c2 iter_args(%{{.+}} = %[[FIRST]], %{{.+}} = %false) -> (index, i1)
+//       CHECK:       scf.if %{{.+}} {
+//       CHECK:         scf.for
+//       CHECK:           vector.store {{.+}} {nontemporal = true}
+//       CHECK:           math.exp
+//       CHECK:       } else {
+//       CHECK:         scf.for
+//       CHECK:       }
+//   CHECK-NOT:       scf.yield %{{.+}} : vector
+//       CHECK:       scf.yield %[[R]], %{{.+}} : index, i1
+func.func @two_scratch_rows(%x: memref<520x1024xf32>) -> memref<520x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c514 = arith.constant 514 : index
+  %c1024 = arith.constant 1024 : index
+  %y = memref.alloc() {alignment = 64 : i64} : memref<520x1024xf32>
+  scf.parallel (%i) = (%c2) to (%c514) step (%c2) {
+    %a = memref.alloca() {alignment = 64 : i64} : memref<1024xf32>
+    %b = memref.alloca() {alignment = 64 : i64} : memref<1024xf32>
+    scf.for %j = %c0 to %c1024 step %c32 {
+      %v = vector.load %x[%i, %j] : memref<520x1024xf32>, vector<32xf32>
+      %e = math.exp %v : vector<32xf32>
+      vector.store %e, %a[%j] : memref<1024xf32>, vector<32xf32>
+      vector.store %v, %b[%j] : memref<1024xf32>, vector<32xf32>
+    }
+    scf.for %j = %c0 to %c1024 step %c32 {
+      %e = vector.load %a[%j] : memref<1024xf32>, vector<32xf32>
+      %v = vector.load %b[%j] : memref<1024xf32>, vector<32xf32>
+      %s = arith.mulf %e, %v : vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<520x1024xf32>, vector<32xf32>
+    }
+    scf.reduce
+  }
+  return %y : memref<520x1024xf32>
+}
+
+// -----
+
+// Negative: column bounds computed in the row (ragged rows: the previous
+// row's pass would get this row's columns); a stack buffer inside the last
+// pass; too few rows for two chunks per thread.
+// CHECK-LABEL: func.func @ragged_rows
+//       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
+//   CHECK-NOT:   scf.if
+// CHECK-LABEL: func.func @alloca_in_last_pass
+//       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
+//   CHECK-NOT:   scf.if
+// CHECK-LABEL: func.func @few_rows
+//       CHECK:   scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c1)
+//   CHECK-NOT:   scf.if
+func.func @ragged_rows(%x: memref<256x1024xf32>, %len: memref<256xindex>) -> memref<256x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %y = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
+    %n = memref.load %len[%i] : memref<256xindex>
+    %sum = scf.for %j = %c0 to %n step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
+      %a = arith.addf %acc, %v : vector<32xf32>
+      scf.yield %a : vector<32xf32>
+    }
+    scf.for %j = %c0 to %n step %c32 {
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
+      %s = arith.mulf %v, %sum : vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x1024xf32>, vector<32xf32>
+    }
+    scf.reduce
+  }
+  return %y : memref<256x1024xf32>
+}
+func.func @alloca_in_last_pass(%x: memref<256x1024xf32>) -> memref<256x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c256 = arith.constant 256 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %y = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c256) step (%c1) {
+    %sum = scf.for %j = %c0 to %c1024 step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
+      %a = arith.addf %acc, %v : vector<32xf32>
+      scf.yield %a : vector<32xf32>
+    }
+    scf.for %j = %c0 to %c1024 step %c32 {
+      %t = memref.alloca() : memref<32xf32>
+      %v = vector.load %x[%i, %j] : memref<256x1024xf32>, vector<32xf32>
+      vector.store %v, %t[%c0] : memref<32xf32>, vector<32xf32>
+      %w = vector.load %t[%c0] : memref<32xf32>, vector<32xf32>
+      %s = arith.mulf %w, %sum : vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<256x1024xf32>, vector<32xf32>
+    }
+    scf.reduce
+  }
+  return %y : memref<256x1024xf32>
+}
+func.func @few_rows(%x: memref<100x1024xf32>) -> memref<100x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c100 = arith.constant 100 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %y = memref.alloc() {alignment = 64 : i64} : memref<100x1024xf32>
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    %sum = scf.for %j = %c0 to %c1024 step %c32 iter_args(%acc = %zero) -> (vector<32xf32>) {
+      %v = vector.load %x[%i, %j] : memref<100x1024xf32>, vector<32xf32>
+      %a = arith.addf %acc, %v : vector<32xf32>
+      scf.yield %a : vector<32xf32>
+    }
+    scf.for %j = %c0 to %c1024 step %c32 {
+      %v = vector.load %x[%i, %j] : memref<100x1024xf32>, vector<32xf32>
+      %s = arith.mulf %v, %sum : vector<32xf32>
+      vector.store %s, %y[%i, %j] {nontemporal = true} : memref<100x1024xf32>, vector<32xf32>
+    }
+    scf.reduce
+  }
+  return %y : memref<100x1024xf32>
 }
