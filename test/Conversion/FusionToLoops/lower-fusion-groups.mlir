@@ -196,11 +196,15 @@ func.func @keep_dims_reduction_is_tiled(%x: tensor<512x4096xf32>) -> tensor<512x
 // both read is computed in the sum's chunk loop, which also yields it (two
 // results), so each row takes three passes (max, exp-and-sum, scale), not
 // four. Several passes over a row: one row per tile (it and its scratch
-// copy stay in L1 between passes), chunks of 64.
+// copy stay in L1 between passes), chunks of 64. The row maximum may
+// ignore NaN (a NaN reaches every output through the sum anyway), and its
+// horizontal step says so: a vector.reduction with nnan and nsz, where the
+// keep_dims reduce_max above, which must propagate NaN, keeps the
+// multi_reduction.
 // VEC-LABEL: func.func @softmax_exp_in_sum_loop
 //       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c1
 //       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64
-//       VEC:     vector.multi_reduction <maximumf>
+//       VEC:     vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<nnan,nsz> : vector<64xf32> into f32
 //       VEC:     %[[SUM:.+]]:2 = scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<1x64xf32>, tensor<1x4096xf32>)
 //       VEC:       math.exp %{{.+}} : vector<1x64xf32>
 //       VEC:       arith.addf
