@@ -5,15 +5,17 @@
 # Prints
 #   1. each example fused against unfused (--no-fuse), median latency;
 #   2. the memory-bound kernels of benchmarks/fusion/ (16384 x 4096 f32,
-#      written as separate ops) against a plain copy measured right before
-#      each of ROUNDS (3) runs of the kernel (benchmarks/copy_bw.c: the best
-#      of memcpy, a plain loop and a streaming-store loop over both cores),
-#      as GB/s of the bytes each kernel must move and as a share of the
-#      copy's bandwidth (median over the rounds).
+#      written as separate ops), built by tcc-compile, against a plain copy
+#      (benchmarks/kernel_vs_copy.c: the best of memcpy, a plain loop and
+#      two streaming-store loops over all cores) in PAIRS (20) alternating
+#      pairs of copies and one kernel call each: GB/s of the bytes each
+#      kernel must move, and the kernel's share of the copy's bandwidth
+#      (median over the pairs, with its quartiles).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
-ROUNDS="${ROUNDS:-3}"
+PAIRS="${PAIRS:-20}"
+COMPILE="$BUILD/bin/tcc-compile"
 RUN="$BUILD/bin/tcc-run"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -36,36 +38,26 @@ for spec in "robot_policy B=1 50" "robot_policy B=64 50" "vit_block B=1,S=197 10
 done
 
 echo
-gcc -O3 -march=native -fopenmp -o "$TMP/copy_bw" "$ROOT/benchmarks/copy_bw.c"
-copy_gbs() { "$TMP/copy_bw" | sed -n 's/.*best \([0-9.]*\) GB\/s.*/\1/p'; }
-echo "memory-bound kernels, 16384 x 4096 f32 (compiled code, median of 10"
-echo "calls). The machine's bandwidth drifts with its neighbours', so each"
-echo "kernel runs $ROUNDS times right after a copy measurement (the best of"
-echo "memcpy, a plain loop and a streaming loop); the share is the median"
-echo "over those rounds of kernel GB/s / copy GB/s."
-printf "%-14s %10s %10s %10s %12s %10s\n" kernel MiB-moved fused GB/s of-copy unfused
-# Bytes each kernel must move: inputs read once, the result written once.
-for spec in "copy 512" "add_relu_mul 768" "bias_gelu 512" "softmax 512" "layer_norm 512"; do
+# libomp's idle threads spin for 200 ms after each parallel region by
+# default: they would slow the copies between kernel calls.
+export KMP_BLOCKTIME=0
+gcc -O3 -march=native -pthread -o "$TMP/kernel_vs_copy" \
+  "$ROOT/benchmarks/kernel_vs_copy.c" -ldl
+"$TMP/kernel_vs_copy"
+echo "memory-bound kernels, 16384 x 4096 f32, compiled by tcc-compile; each"
+echo "call paired with the copies made just before it ($PAIRS pairs): the"
+echo "machine's bandwidth drifts with its neighbours' from second to second."
+echo "MiB moved: inputs read once, the result written once."
+for spec in "copy 512 16384x4096" "add_relu_mul 768 16384x4096 16384x4096" \
+            "bias_gelu 512 16384x4096 4096" "softmax 512 16384x4096" \
+            "layer_norm 512 16384x4096 4096 4096"; do
   set -- $spec
-  f="$ROOT/benchmarks/fusion/$1.mlir"
-  rounds=""
-  for r in $(seq "$ROUNDS"); do
-    m=$(copy_gbs)
-    t=$("$RUN" "$f" --random-inputs --benchmark=10 --checksum | compiled_us)
-    rounds="$rounds $t:$m"
-  done
-  tu=$("$RUN" "$f" --random-inputs --benchmark=3 --checksum --no-fuse | compiled_us)
-  # Per round: kernel ms, kernel GB/s, memcpy GB/s, share.
-  per_round=$(echo "$rounds" | tr ' ' '\n' | grep . | awk -F: -v mib="$2" '{
-    gbs = mib * 1048576 / ($1 * 1e-6) / 1e9
-    printf "%.3f %.2f %.2f %.4f\n", $1 / 1e3, gbs, $2, gbs / $2 }')
-  col_median() { awk -v c="$1" '{ print $c }' | sort -g |
-                 awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-  detail=$(echo "$per_round" | awk '{ printf " %.1f/%.1f", $2, $3 }')
-  awk -v k="$1" -v mib="$2" -v tu="$tu" -v detail="$detail" \
-      -v t="$(echo "$per_round" | col_median 1)" \
-      -v g="$(echo "$per_round" | col_median 2)" \
-      -v sh="$(echo "$per_round" | col_median 4)" 'BEGIN {
-    printf "%-14s %10d %7.1f ms %10.1f %11.0f%% %7.1f ms   (GB/s kernel/copy:%s)\n",
-      k, mib, t, g, 100 * sh, tu / 1e3, detail }'
+  name=$1 mib=$2
+  shift 2
+  "$COMPILE" "$ROOT/benchmarks/fusion/$name.mlir" -o "$TMP/$name.so"
+  "$COMPILE" "$ROOT/benchmarks/fusion/$name.mlir" --no-fuse -o "$TMP/${name}_unfused.so"
+  fused=$("$TMP/kernel_vs_copy" "$TMP/$name.so" "$name" "$mib" "$PAIRS" "$@")
+  unfused=$("$TMP/kernel_vs_copy" "$TMP/${name}_unfused.so" "$name" "$mib" 3 "$@" |
+            sed -n 's/.*kernel median \([0-9.]*\) ms.*/\1/p')
+  echo "$fused ($mib MiB moved); unfused (--no-fuse): $unfused ms"
 done

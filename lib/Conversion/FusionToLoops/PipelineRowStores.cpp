@@ -414,7 +414,9 @@ struct PipelineRowStoresPass
           IRMapping lastMap = previous;
           lastMap.map(c.last.getInductionVar(), fused.getInductionVar());
           ahead.map(c.last.getInductionVar(), fused.getInductionVar());
-          b.setInsertionPointToStart(fused.getBody());
+          // The previous row's stores after this row's work: issued first,
+          // the streaming stores stalled the loop (see the description).
+          b.setInsertionPoint(fused.getBody()->getTerminator());
           for (Operation &inner : c.last.getBody()->without_terminator()) {
             Operation *copy = b.clone(
                 inner, isa<memref::PrefetchOp>(inner) ? ahead : lastMap);

@@ -7,7 +7,8 @@
 // parallel loop over chunks of rows, a serial row loop per chunk carrying
 // the previous row's index, the scratch parity and 1 / sum; two scratch
 // rows; the first row of a chunk runs the exp pass alone; the chunk's
-// last row is scaled after the loop.
+// last row is scaled after the loop. In the fused loop the previous row's
+// stores come after the current row's work.
 // CHECK-LABEL: func.func @softmax_like
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: memref<256x1024xf32>
 //       CHECK:   %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<256x1024xf32>
@@ -24,12 +25,13 @@
 //       CHECK:       %[[HAS:.+]] = arith.cmpi ne, %[[R]], %[[FIRST]] : index
 //       CHECK:       %[[SUM:.+]] = scf.if %[[HAS]] -> (vector<32xf32>) {
 //       CHECK:         scf.for %[[J:[a-z0-9_]+]] = {{.+}} iter_args
-//       CHECK:           %[[E:.+]] = vector.load %[[OLD]][%[[J]]]
-//       CHECK:           %[[S:.+]] = arith.mulf %[[E]], %[[INV]]
-//       CHECK:           vector.store %[[S]], %[[Y]][%[[PREV]], %[[J]]] {nontemporal = true}
 //       CHECK:           vector.load %[[X]][%[[R]], %[[J]]]
 //       CHECK:           math.exp
 //       CHECK:           vector.store %{{.+}}, %[[CUR]][%[[J]]]
+//       CHECK:           %[[E:.+]] = vector.load %[[OLD]][%[[J]]]
+//       CHECK:           %[[S:.+]] = arith.mulf %[[E]], %[[INV]]
+//       CHECK:           vector.store %[[S]], %[[Y]][%[[PREV]], %[[J]]] {nontemporal = true}
+//       CHECK:           scf.yield
 //       CHECK:       } else {
 //       CHECK:         scf.for
 //   CHECK-NOT:           nontemporal
@@ -301,8 +303,8 @@ func.func @scratch_sized_in_loop(%x: memref<256x?xf32>) -> memref<256x?xf32> {
 //       CHECK:     scf.for %[[R:[a-z0-9_]+]] = %[[FIRST]] to %{{.+}} step %c2 iter_args(%{{.+}} = %[[FIRST]], %{{.+}} = %false) -> (index, i1)
 //       CHECK:       scf.if %{{.+}} {
 //       CHECK:         scf.for
-//       CHECK:           vector.store {{.+}} {nontemporal = true}
 //       CHECK:           math.exp
+//       CHECK:           vector.store {{.+}} {nontemporal = true}
 //       CHECK:       } else {
 //       CHECK:         scf.for
 //       CHECK:       }
