@@ -1,8 +1,7 @@
 // RUN: tcc-opt %s --tcc-lower-vectors --split-input-file | FileCheck %s
 
 // f32 erf, vector or scalar: clamped to [-4, 4], x * P(x^2) / Q(x^2) with a
-// division that may become a refined reciprocal estimate, clamped to
-// [-1, 1]. Unordered compares keep a NaN a NaN.
+// true division, clamped to [-1, 1]. Unordered compares keep a NaN a NaN.
 // CHECK-LABEL: func.func @erf_f32
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
 //   CHECK-NOT:   math.erf
@@ -16,7 +15,7 @@
 //  CHECK-COUNT-6:   math.fma {{.*}}%[[X2]]
 //       CHECK:   %[[P:.+]] = arith.mulf %[[C]],
 //  CHECK-COUNT-4:   math.fma {{.*}}%[[X2]]
-//       CHECK:   arith.divf %[[P]], %{{.+}} fastmath<ninf,arcp>
+//       CHECK:   arith.divf %[[P]], %{{.+}} : vector<16xf32>
 //       CHECK:   arith.cmpf uge
 //       CHECK:   arith.cmpf ule
 //   CHECK-NOT:   math.erf
@@ -28,10 +27,48 @@ func.func @erf_f32(%x: vector<16xf32>) -> vector<16xf32> {
 
 // CHECK-LABEL: func.func @erf_scalar_f32
 //   CHECK-NOT:   math.erf
-//       CHECK:   arith.divf {{.*}} fastmath<ninf,arcp> : f32
+//       CHECK:   arith.divf %{{.+}}, %{{.+}} : f32
 func.func @erf_scalar_f32(%x: f32) -> f32 {
   %0 = math.erf %x : f32
   return %0 : f32
+}
+
+// erf(c * x) with a constant c > 0 used only there (GELU's x / sqrt(2)):
+// c goes into the coefficients, x is clamped to [-4 / c, 4 / c] and the
+// product is not formed. The numerator's lowest coefficient is c times
+// erf's (-0.0160960333 * 0.70710678), the denominator's is erf's own.
+// CHECK-LABEL: func.func @erf_of_scaled
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
+//   CHECK-DAG:   %[[P0:.+]] = arith.constant dense<-0.011381614> : vector<16xf32>
+//   CHECK-DAG:   %[[Q0:.+]] = arith.constant dense<-0.0142647391> : vector<16xf32>
+//   CHECK-DAG:   %[[LO:.+]] = arith.constant dense<-5.65685415> : vector<16xf32>
+//   CHECK-NOT:   arith.mulf %[[X]], %{{.+}}
+//       CHECK:   arith.cmpf uge, %[[X]], %[[LO]]
+//       CHECK:   math.fma %{{.+}}, %{{.+}}, %[[P0]]
+//       CHECK:   math.fma %{{.+}}, %{{.+}}, %[[Q0]]
+//       CHECK:   arith.divf
+//   CHECK-NOT:   math.erf
+func.func @erf_of_scaled(%x: vector<16xf32>) -> vector<16xf32> {
+  %c = arith.constant dense<0.707106769> : vector<16xf32>
+  %u = arith.mulf %x, %c : vector<16xf32>
+  %0 = math.erf %u : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// The product is used elsewhere too: it stays, and erf clamps it to
+// [-4, 4] as usual.
+// CHECK-LABEL: func.func @erf_of_shared_product
+//   CHECK-DAG:   %[[M4:.+]] = arith.constant dense<-4.000000e+00> : vector<16xf32>
+//       CHECK:   %[[U:.+]] = arith.mulf
+//       CHECK:   arith.cmpf uge, %[[U]], %[[M4]]
+//   CHECK-NOT:   math.erf
+//       CHECK:   arith.addf %{{.+}}, %[[U]]
+func.func @erf_of_shared_product(%x: vector<16xf32>) -> vector<16xf32> {
+  %c = arith.constant dense<0.707106769> : vector<16xf32>
+  %u = arith.mulf %x, %c : vector<16xf32>
+  %0 = math.erf %u : vector<16xf32>
+  %1 = arith.addf %0, %u : vector<16xf32>
+  return %1 : vector<16xf32>
 }
 
 // f32 exp: 2^n * e^r with n from the magic-number rounding, 2^(n-1) built
