@@ -8,6 +8,14 @@
 // LN: [SUCCESS] result[0] matches the reference (66x4096xf32)
 // RUN: tcc-run %s --function=bias_gelu --random-inputs --check-reference | FileCheck %s --check-prefix=GELU
 // GELU: [SUCCESS] result[0] matches the reference (66x4096xf32)
+// A mean alone, its rows in tiles of 4 (static 66: a remainder of 2;
+// dynamic: 1027 rows), and the unfused layer_norm, whose means are such
+// groups:
+// RUN: tcc-run %s --function=mean --random-inputs --check-reference | FileCheck %s --check-prefix=MEAN
+// MEAN: [SUCCESS] result[0] matches the reference (66x1xf32)
+// RUN: tcc-run %s --function=mean_dynamic --random-inputs --dim-size=1027 --check-reference | FileCheck %s --check-prefix=MEAND
+// MEAND: [SUCCESS] result[0] matches the reference (1027x1xf32)
+// RUN: tcc-run %s --function=layer_norm --no-fuse --random-inputs --check-reference | FileCheck %s --check-prefix=LN
 
 func.func @softmax(%x: tensor<66x4096xf32>) -> tensor<66x4096xf32> {
   %m = tcc.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : (tensor<66x4096xf32>) -> tensor<66x1xf32>
@@ -38,3 +46,12 @@ func.func @bias_gelu(%x: tensor<66x4096xf32>, %b: tensor<4096xf32>) -> tensor<66
   return %1 : tensor<66x4096xf32>
 }
 
+func.func @mean(%x: tensor<66x4096xf32>) -> tensor<66x1xf32> {
+  %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<66x4096xf32>) -> tensor<66x1xf32>
+  return %m : tensor<66x1xf32>
+}
+
+func.func @mean_dynamic(%x: tensor<?x4096xf32>) -> tensor<?x1xf32> {
+  %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<?x4096xf32>) -> tensor<?x1xf32>
+  return %m : tensor<?x1xf32>
+}

@@ -61,3 +61,17 @@ func.func @linear_dynamic_batch(%x: tensor<?x16xf32>, %w: tensor<32x16xf32>) -> 
   %0 = tcc.linear %x, %w : (tensor<?x16xf32>, tensor<32x16xf32>) -> tensor<?x32xf32>
   return %0 : tensor<?x32xf32>
 }
+
+// -----
+
+// A mean over dynamic rows: four rows per tile, the sum fused in, the
+// partial last tile peeled.
+// VEC-LABEL: func.func @mean_dynamic_rows
+//       VEC:   %[[MAIN:.+]] = scf.for %{{.+}} = %c0 to %{{.+}} step %c4
+//       VEC:     vector.multi_reduction <add>, %{{.+}} [1] : vector<4x32xf32> to vector<4xf32>
+//       VEC:   } {tcc.parallel}
+//       VEC:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4 iter_args(%{{.+}} = %[[MAIN]])
+func.func @mean_dynamic_rows(%x: tensor<?x4096xf32>) -> tensor<?x1xf32> {
+  %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<?x4096xf32>) -> tensor<?x1xf32>
+  return %m : tensor<?x1xf32>
+}

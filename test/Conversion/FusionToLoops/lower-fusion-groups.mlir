@@ -192,6 +192,25 @@ func.func @keep_dims_reduction_is_tiled(%x: tensor<512x4096xf32>) -> tensor<512x
 
 // -----
 
+// A mean alone: its root is the division over the sum's result space
+// ([512], after [512, 4096]), whose one dim is rows of the sum, not a row
+// to keep whole: four rows per tile with the sum fused in, on both cores
+// (the sum's work counts, not the division's). Untiled, the sum walked all
+// rows per 16-column chunk.
+// VEC-LABEL: func.func @mean_rows_are_tiled
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c4
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32
+//       VEC:     vector.multi_reduction <add>, %{{.+}} [1] : vector<4x32xf32> to vector<4xf32>
+//       VEC:     arith.divf %{{.+}} : vector<4xf32>
+//       VEC:   } {tcc.parallel}
+//       VEC:   tensor.expand_shape
+func.func @mean_rows_are_tiled(%x: tensor<512x4096xf32>) -> tensor<512x1xf32> {
+  %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<512x4096xf32>) -> tensor<512x1xf32>
+  return %m : tensor<512x1xf32>
+}
+
+// -----
+
 // Softmax over rows of 4096: the exp that the sum and the normalization
 // both read is computed in the sum's chunk loop, which also yields it (two
 // results), so each row takes three passes (max, exp-and-sum, scale), not
