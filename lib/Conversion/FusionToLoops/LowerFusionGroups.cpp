@@ -455,10 +455,16 @@ struct CreatedReductions : RewriterBase::ForwardingListener {
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint previous) override {
     if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
-      reductions.push_back(reduction);
+      reductions.insert(reduction);
     ForwardingListener::notifyOperationInserted(op, previous);
   }
-  SmallVector<vector::MultiDimReductionOp> reductions;
+  // One the vectorizer folds away again must not be visited afterwards.
+  void notifyOperationErased(Operation *op) override {
+    if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
+      reductions.remove(reduction);
+    ForwardingListener::notifyOperationErased(op);
+  }
+  llvm::SetVector<vector::MultiDimReductionOp> reductions;
 };
 
 /// Lowers a max or min over one row (the innermost dim; any leading dims
