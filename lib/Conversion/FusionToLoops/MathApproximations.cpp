@@ -74,8 +74,9 @@ ExpReduction reduceExpArgument(OpBuilder &b, Location loc, Value x) {
   return {t, n, r};
 }
 
-/// A positive constant c with erf(c * x) = erf's operand, the product used
-/// only there: GELU's erf(x / sqrt(2)). 1 when there is none.
+/// When erf's operand is c * x for a positive constant c and that product
+/// has no other use (GELU's erf(x / sqrt(2))): c, with `x` set to x.
+/// Otherwise 1, with `x` left as erf's operand.
 double erfArgumentScale(math::ErfOp op, Value &x) {
   auto mul = op.getOperand().getDefiningOp<arith::MulFOp>();
   if (!mul || !mul->hasOneUse())
