@@ -90,7 +90,8 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     Then n-D vector ops are lowered to 1-D ones: contractions to
     broadcast-FMA outer products, multi-reductions to inner reductions, and
     transfers with permutation maps to plain loads and stores. f32 math
-    functions become polynomials, and a maximumf / minimumf allowed to
+    functions become polynomials (with `avx512`, erf and exp from small
+    tables read by AVX-512 permutes: fewer FMAs, no division), and a maximumf / minimumf allowed to
     ignore NaN and the sign of zero (fastmath nnan, nsz: softmax's row max)
     a compare and select, one vmaxps / vminps instead of the NaN-propagating
     expansion's four instructions. Float sums and products across a
@@ -102,8 +103,8 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
   let options = [
     Option<"avx512", "avx512", "bool", /*default=*/"false",
            "Use AVX-512-only instructions as LLVM's x86 intrinsics "
-           "(vscalefps in exp); the cpu pipeline sets it when the host "
-           "CPU has AVX-512">
+           "(vpermps / vpermi2ps tables in erf and exp, vscalefps in exp); "
+           "the cpu pipeline sets it when the host CPU has AVX-512">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",

@@ -115,7 +115,7 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   enum class AVX512 { Auto, On, Off };
   Option<AVX512> avx512{
       *this, "avx512",
-      llvm::cl::desc("Emit AVX-512-only instructions (vscalefps in exp)"),
+      llvm::cl::desc("Emit AVX-512-only instructions (table lookups in erf and exp, vscalefps in exp)"),
       llvm::cl::init(AVX512::Auto),
       llvm::cl::values(
           clEnumValN(AVX512::Auto, "auto", "when the host CPU has AVX-512"),
