@@ -22,6 +22,12 @@
 //     against the fastest of the four in each pair (the larger of four
 //     noisy samples, so a yardstick biased upwards).
 //
+//   KVC_THREADS=N (default: all cores) splits the copies across N threads
+//   and gives the kernel N OpenMP threads (OMP_NUM_THREADS, set before LIB
+//   is loaded). With N = 1 the copy runs at one core's own limit, which on
+//   this VM is half of what both cores reach in a bandwidth burst: the
+//   per-core yardstick (docs/benchmarks.md).
+//
 //   gcc -O3 -march=native -pthread kernel_vs_copy.c -ldl -o kernel_vs_copy
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -138,6 +144,15 @@ typedef const char *(*ErrorFn)(void);
 
 int main(int argc, char **argv) {
   threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (getenv("KVC_THREADS")) {
+    threads = atoi(getenv("KVC_THREADS"));
+    if (threads < 1) {
+      fprintf(stderr, "KVC_THREADS must be a positive number\n");
+      return 2;
+    }
+    // libomp reads it when the library's first parallel region starts.
+    setenv("OMP_NUM_THREADS", getenv("KVC_THREADS"), 1);
+  }
   if (threads > 256)
     threads = 256;
   float *src = aligned_alloc(4096, N * sizeof(float));

@@ -10,7 +10,9 @@
 #      two streaming-store loops over all cores) in PAIRS (20) alternating
 #      pairs of copies and one kernel call each: GB/s of the bytes each
 #      kernel must move, and the kernel's share of the copy's bandwidth
-#      (median over the pairs, with its quartiles).
+#      (median over the pairs, with its quartiles);
+#   3. the same kernels on one core against copies on one core (the
+#      per-core yardstick of the bandwidth bursts, KVC_THREADS=1).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
@@ -60,4 +62,21 @@ for spec in "copy 512 16384x4096" "add_relu_mul 768 16384x4096 16384x4096" \
   unfused=$("$TMP/kernel_vs_copy" "$TMP/${name}_unfused.so" "$name" "$mib" 3 "$@" |
             sed -n 's/.*kernel median \([0-9.]*\) ms.*/\1/p')
   echo "$fused ($mib MiB moved); unfused (--no-fuse): $unfused ms"
+done
+
+# One core: the copies on one thread, the kernel on one OpenMP thread. A
+# core alone moves about half of what both reach in a burst (this VM's
+# shared limit lifted), so this is the bursts' per-core yardstick, and
+# unlike them it can be measured at will.
+echo
+echo "one core (KVC_THREADS=1): each fused kernel on one thread against"
+echo "copies on one thread, $PAIRS pairs"
+KVC_THREADS=1 "$TMP/kernel_vs_copy"
+for spec in "add_relu_mul 768 16384x4096 16384x4096" \
+            "bias_gelu 512 16384x4096 4096" "softmax 512 16384x4096" \
+            "layer_norm 512 16384x4096 4096 4096"; do
+  set -- $spec
+  name=$1 mib=$2
+  shift 2
+  KVC_THREADS=1 "$TMP/kernel_vs_copy" "$TMP/$name.so" "$name" "$mib" "$PAIRS" "$@"
 done
