@@ -16,6 +16,12 @@
 // RUN: tcc-run %s --function=mean_dynamic --random-inputs --dim-size=1027 --check-reference | FileCheck %s --check-prefix=MEAND
 // MEAND: [SUCCESS] result[0] matches the reference (1027x1xf32)
 // RUN: tcc-run %s --function=layer_norm --no-fuse --random-inputs --check-reference | FileCheck %s --check-prefix=LN
+// The norms' groups take rows in pairs (their passes only reread the
+// input): odd static row counts leave a one-row remainder.
+// RUN: tcc-run %s --function=layer_norm_odd --random-inputs --check-reference | FileCheck %s --check-prefix=LNODD
+// LNODD: [SUCCESS] result[0] matches the reference (65x1024xf32)
+// RUN: tcc-run %s --function=rms_norm_odd --random-inputs --check-reference | FileCheck %s --check-prefix=RMSODD
+// RMSODD: [SUCCESS] result[0] matches the reference (67x2048xf32)
 
 func.func @softmax(%x: tensor<66x4096xf32>) -> tensor<66x4096xf32> {
   %m = tcc.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : (tensor<66x4096xf32>) -> tensor<66x1xf32>
@@ -54,4 +60,14 @@ func.func @mean(%x: tensor<66x4096xf32>) -> tensor<66x1xf32> {
 func.func @mean_dynamic(%x: tensor<?x4096xf32>) -> tensor<?x1xf32> {
   %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<?x4096xf32>) -> tensor<?x1xf32>
   return %m : tensor<?x1xf32>
+}
+
+func.func @layer_norm_odd(%x: tensor<65x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<65x1024xf32> {
+  %y = tcc.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<65x1024xf32>, tensor<1024xf32>, tensor<1024xf32>) -> tensor<65x1024xf32>
+  return %y : tensor<65x1024xf32>
+}
+
+func.func @rms_norm_odd(%x: tensor<67x2048xf32>, %w: tensor<2048xf32>) -> tensor<67x2048xf32> {
+  %y = tcc.rms_norm %x, %w {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<67x2048xf32>, tensor<2048xf32>) -> tensor<67x2048xf32>
+  return %y : tensor<67x2048xf32>
 }

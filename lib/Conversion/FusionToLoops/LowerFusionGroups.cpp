@@ -295,14 +295,16 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
 }
 
 /// Tile sizes of the root's loops: the batch-like parallel dims get 1 and
-/// the innermost row dim 8 (contraction groups) or 1 (all others). A single
+/// the innermost row dim 8 (contraction groups) or 1 (all others; long
+/// static rows 4 or 2, see below). A single
 /// contraction with an elementwise epilogue also tiles its N dim by 32, the
 /// register tile; when the group holds more (attention: two contractions and
 /// a softmax between them), N stays whole so the producers of a row block
 /// are computed once, not once per N tile. The innermost dim of non-
 /// contraction groups stays whole: a row is reduced and written in one go.
 SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
-                                   bool multiPass, int64_t lanes) {
+                                   bool multiPass, bool cheapPasses,
+                                   int64_t lanes) {
   SmallVector<utils::IteratorType> iters = root.getIteratorTypesArray();
   SmallVector<int64_t> parallelDims;
   for (auto [i, it] : llvm::enumerate(iters))
@@ -322,19 +324,29 @@ SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
     sizes[iters.size() - 1] = 0;
     // Long static rows (1024 elements and more) of a one-pass group
     // (pointwise, a lone reduction) go 4 at a time: the pass then streams
-    // four rows, more memory-level parallelism. A multi-pass group (max,
-    // exp-sum, scale) goes one row at a time instead: the row and its
-    // scratch copy stay in L1 between passes (4 rows of 4096 f32 and their
-    // scratch, 128 KiB, spill to L2), and tcc-prefetch-rows brings the
-    // next row in during the longest pass (softmax over 16384 x 4096:
-    // 20 ms against 24.6 ms).
+    // four rows, more memory-level parallelism. A multi-pass group whose
+    // passes only read the input again (layer_norm, rms_norm: mean,
+    // variance, normalize) goes 2 at a time: its last pass loads each
+    // column of the scale and shift once for both rows, loads that miss
+    // L1 (the rows and those two vectors, 64 KiB per row of 4096 f32, do
+    // not fit) and cost a core as much as its share of memory bandwidth
+    // (layer_norm over 16384 x 4096: 8-9 % faster on one core and on two;
+    // 4 rows gain nothing more). A multi-pass group with expensive
+    // per-element work (softmax: max, exp-sum, scale) goes one row at a
+    // time: the row and its scratch copy of the exps stay in L1 between
+    // passes (4 rows of 4096 f32 and their scratch, 128 KiB, spill to L2;
+    // softmax over 16384 x 4096: 20 ms against 24.6 ms), and
+    // tcc-prefetch-rows brings the next row in during the longest pass.
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     int64_t last = iters.size() - 1;
-    if (!multiPass && iters.size() >= 2 &&
-        iters[last - 1] == utils::IteratorType::parallel &&
+    bool longStaticRows =
+        iters.size() >= 2 && iters[last - 1] == utils::IteratorType::parallel &&
         !ShapedType::isDynamic(ranges[last]) && ranges[last] >= 1024 &&
-        !ShapedType::isDynamic(ranges[last - 1]) && ranges[last - 1] >= 64)
+        !ShapedType::isDynamic(ranges[last - 1]) && ranges[last - 1] >= 64;
+    if (longStaticRows && !multiPass)
       sizes[last - 1] = 4;
+    else if (longStaticRows && cheapPasses)
+      sizes[last - 1] = 2;
   }
   return sizes;
 }
@@ -859,7 +871,14 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
     // several passes over each row.
     bool multiPass = hasReduction && numContractions == 0 &&
                      root.getNumReductionLoops() == 0;
-    sizes = rootTileSizes(root, numContractions, multiPass, lanes);
+    // Per-element work of the full-rank ops only: a norm's per-row
+    // division and rsqrt (ops over the reduced rows) do not count.
+    bool cheapPasses = true;
+    group.walk([&](linalg::GenericOp op) {
+      if (op.getNumLoops() >= root.getNumLoops() && hasExpensiveRowWork(op))
+        cheapPasses = false;
+    });
+    sizes = rootTileSizes(root, numContractions, multiPass, cheapPasses, lanes);
     // A root over a reduction's result space (the mean's division after
     // its sum, [16384] after [16384, 4096]): the root's innermost dim is
     // rows of the reduction, not a row to keep whole. Four at a time, as a

@@ -244,21 +244,38 @@ func.func @softmax_exp_in_sum_loop(%x: tensor<512x4096xf32>) -> tensor<512x4096x
 // layer_norm over rows of 4096: the centered row x - mean is cheap, so the
 // variance loop and the normalization loop each compute it again instead
 // of the first yielding it as a scratch row (compare softmax's exp above):
-// no 1x4096 result leaves the variance loop.
+// no 2x4096 result leaves the variance loop. Its passes only read the input
+// again, so two rows go together (softmax above: one): the normalization
+// loop reads each column of the scale and shift once for both.
 // VEC-LABEL: func.func @layer_norm_recomputes_centered
-//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c1
-//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x64xf32>)
-//       VEC:     vector.multi_reduction <add>
-//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x64xf32>)
+//       VEC:   scf.for %{{.+}} = %c0 to %c512 step %c2
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<2x64xf32>)
+//       VEC:     vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1] : vector<2x64xf32> to vector<2xf32>
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32 iter_args(%{{.+}} = %{{.+}}) -> (tensor<2x32xf32>)
 //       VEC:       %[[D:.+]] = arith.subf
 //       VEC:       arith.mulf %[[D]], %[[D]]
 //       VEC:     vector.multi_reduction <add>
-//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x4096xf32>)
+//       VEC:     scf.for %{{.+}} = %c0 to %c4096 step %c32 iter_args(%{{.+}} = %{{.+}}) -> (tensor<2x4096xf32>)
 //       VEC:       arith.subf
+//       VEC:       vector.transfer_read %{{.+}} : tensor<32xf32>, vector<32xf32>
+//       VEC:       vector.transfer_read %{{.+}} : tensor<32xf32>, vector<32xf32>
 //       VEC:   } {tcc.parallel}
 func.func @layer_norm_recomputes_centered(%x: tensor<512x4096xf32>, %w: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<512x4096xf32> {
   %y = tcc.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<512x4096xf32>, tensor<4096xf32>, tensor<4096xf32>) -> tensor<512x4096xf32>
   return %y : tensor<512x4096xf32>
+}
+
+// -----
+
+// Row pairs, like the four-row tiles of one-pass groups, need a static
+// number of rows: with a dynamic one, one row per tile.
+// VEC-LABEL: func.func @layer_norm_dynamic_rows
+//       VEC:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+//       VEC:     -> (tensor<1x64xf32>)
+//       VEC:   } {tcc.parallel}
+func.func @layer_norm_dynamic_rows(%x: tensor<?x4096xf32>, %w: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<?x4096xf32> {
+  %y = tcc.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<?x4096xf32>, tensor<4096xf32>, tensor<4096xf32>) -> tensor<?x4096xf32>
+  return %y : tensor<?x4096xf32>
 }
 
 // -----
