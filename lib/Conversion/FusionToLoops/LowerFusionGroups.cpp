@@ -296,12 +296,12 @@ LogicalResult fuseElementwiseInGroup(fusion::GroupOp group) {
 
 /// Tile sizes of the root's loops: the batch-like parallel dims get 1 and
 /// the innermost row dim 8 (contraction groups) or 1 (all others; long
-/// static rows 4 or 2, see below). A single
-/// contraction with an elementwise epilogue also tiles its N dim by 32, the
-/// register tile; when the group holds more (attention: two contractions and
-/// a softmax between them), N stays whole so the producers of a row block
-/// are computed once, not once per N tile. The innermost dim of non-
-/// contraction groups stays whole: a row is reduced and written in one go.
+/// static rows 4 or 2, see below). A single contraction with an elementwise
+/// epilogue also tiles its N dim by 32, the register tile; when the group
+/// holds more (attention: two contractions and a softmax between them), N
+/// stays whole so the producers of a row block are computed once, not once
+/// per N tile. The innermost dim of non-contraction groups stays whole: a
+/// row is reduced and written in one go.
 SmallVector<int64_t> rootTileSizes(linalg::LinalgOp root, int numContractions,
                                    bool multiPass, bool cheapPasses,
                                    int64_t lanes) {
