@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 
@@ -238,11 +239,22 @@ Value zmmTable(OpBuilder &b, Location loc, ArrayRef<float> values) {
       b, loc, zmm, DenseElementsAttr::get(zmm, ArrayRef<float>(padded)));
 }
 
-/// Whether `type` is an f32 vector that fills whole zmm registers.
-bool fillsZmm(Type type) {
+/// An f32 vector type that fills whole zmm registers (a multiple of 16
+/// lanes), and the flat f32 and i32 vector types the zmm rewrites use.
+struct ZmmShape {
+  VectorType type, flat, flatInt;
+  int64_t lanes;
+};
+
+std::optional<ZmmShape> zmmShape(Type type) {
   auto vec = dyn_cast<VectorType>(type);
-  return vec && vec.getElementType().isF32() && !vec.isScalable() &&
-         vec.getNumElements() % 16 == 0;
+  if (!vec || !vec.getElementType().isF32() || vec.isScalable() ||
+      vec.getNumElements() % 16 != 0)
+    return std::nullopt;
+  int64_t lanes = vec.getNumElements();
+  MLIRContext *ctx = type.getContext();
+  return ZmmShape{vec, VectorType::get({lanes}, Float32Type::get(ctx)),
+                  VectorType::get({lanes}, IntegerType::get(ctx, 32)), lanes};
 }
 
 /// erf on AVX-512 from a table: |x| falls into one of 16 intervals of
@@ -294,13 +306,11 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
 
   LogicalResult matchAndRewrite(math::ErfOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!fillsZmm(op.getType()))
+    std::optional<ZmmShape> shape = zmmShape(op.getType());
+    if (!shape)
       return failure();
-    auto type = cast<VectorType>(op.getType());
+    auto [type, flat, flatInt, lanes] = *shape;
     Location loc = op.getLoc();
-    int64_t lanes = type.getNumElements();
-    auto flat = VectorType::get({lanes}, rewriter.getF32Type());
-    auto flatInt = VectorType::get({lanes}, rewriter.getI32Type());
     Value operand = op.getOperand();
     double c = erfArgumentScale(op, operand);
     Value x = vector::ShapeCastOp::create(rewriter, loc, flat, operand);
@@ -373,13 +383,11 @@ struct ExpWithTable : OpRewritePattern<math::ExpOp> {
 
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!fillsZmm(op.getType()))
+    std::optional<ZmmShape> shape = zmmShape(op.getType());
+    if (!shape)
       return failure();
-    auto type = cast<VectorType>(op.getType());
+    auto [type, flat, flatInt, lanes] = *shape;
     Location loc = op.getLoc();
-    int64_t lanes = type.getNumElements();
-    auto flat = VectorType::get({lanes}, rewriter.getF32Type());
-    auto flatInt = VectorType::get({lanes}, rewriter.getI32Type());
     auto cst = [&](float v) { return splat(rewriter, loc, flat, v); };
     Value x = vector::ShapeCastOp::create(rewriter, loc, flat, op.getOperand());
     x = clampKeepingNaN(rewriter, loc, x, cst(-104.0f), cst(89.0f));
