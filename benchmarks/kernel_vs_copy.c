@@ -28,6 +28,10 @@
 //   this VM is half of what both cores reach in a bandwidth burst: the
 //   per-core yardstick (docs/benchmarks.md).
 //
+//   KVC_PRINT_PAIRS=1 also prints each pair ("pair ENTRY copy G kernel K":
+//   the fastest copy of the pair and the kernel, GB/s), so that the pairs
+//   taken in a bandwidth burst can be picked out (docs/benchmarks.md).
+//
 //   KVC_IN_CACHE=1 makes no copies: the kernel alone, PAIRS calls after two
 //   warm-up calls, best and median call, and the best in ns per 16 result
 //   floats (one zmm). With small shapes (256x4096: 4 MiB, in L2 and L3)
@@ -227,6 +231,8 @@ int main(int argc, char **argv) {
   static double sorted[1000], shares[1000], sharesOfMax[1000];
   const char *inCacheVar = getenv("KVC_IN_CACHE");
   int inCache = inCacheVar && atoi(inCacheVar) != 0;
+  const char *printPairsVar = getenv("KVC_PRINT_PAIRS");
+  int printPairs = printPairsVar && atoi(printPairsVar) != 0;
   long resultElements = 0;
   for (int i = -2; i < pairs; ++i) { // two warm-up pairs
     double gbs[METHODS] = {0};
@@ -248,8 +254,13 @@ int main(int argc, char **argv) {
       continue;
     sorted[i] = seconds;
     kernelGBs[i] = mib * 1048576.0 / seconds / 1e9;
-    for (int m = 0; m < METHODS; ++m)
+    double top = 0;
+    for (int m = 0; m < METHODS; ++m) {
       copyGBs[m][i] = gbs[m];
+      top = gbs[m] > top ? gbs[m] : top;
+    }
+    if (printPairs && !inCache)
+      printf("pair %s copy %.1f kernel %.1f\n", entry, top, kernelGBs[i]);
   }
   if (inCache) {
     qsort(sorted, pairs, sizeof(double), compare);
