@@ -15,9 +15,7 @@ BURST="${BURST:-58}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
-export KMP_BLOCKTIME=0
-gcc -O3 -march=native -pthread -o "$TMP/kernel_vs_copy" \
-  "$ROOT/benchmarks/kernel_vs_copy.c" -ldl
+source "$ROOT/benchmarks/fusion_kernels.sh"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
 echo "pairs whose fastest copy ran at $BURST GB/s or more count as a burst;"
 echo "share: kernel GB/s over that pair's fastest copy (q1 / median / q3)"
@@ -28,9 +26,7 @@ quartiles() {
                  100 * a[int(NR / 4) + 1], 100 * a[int(NR / 2) + 1],
                  100 * a[int(3 * NR / 4) + 1] }'
 }
-for spec in "add_relu_mul 768 16384x4096 16384x4096" \
-            "bias_gelu 512 16384x4096 4096" "softmax 512 16384x4096" \
-            "layer_norm 512 16384x4096 4096 4096"; do
+for spec in "${FUSION_KERNELS[@]:1}"; do # all but the copy
   set -- $spec
   name=$1 mib=$2
   shift 2

@@ -40,19 +40,13 @@ for spec in "robot_policy B=1 50" "robot_policy B=64 50" "vit_block B=1,S=197 10
 done
 
 echo
-# libomp's idle threads spin for 200 ms after each parallel region by
-# default: they would slow the copies between kernel calls.
-export KMP_BLOCKTIME=0
-gcc -O3 -march=native -pthread -o "$TMP/kernel_vs_copy" \
-  "$ROOT/benchmarks/kernel_vs_copy.c" -ldl
+source "$ROOT/benchmarks/fusion_kernels.sh"
 "$TMP/kernel_vs_copy"
 echo "memory-bound kernels, 16384 x 4096 f32, compiled by tcc-compile; each"
 echo "call paired with the copies made just before it ($PAIRS pairs): the"
 echo "machine's bandwidth drifts with its neighbours' from second to second."
 echo "MiB moved: inputs read once, the result written once."
-for spec in "copy 512 16384x4096" "add_relu_mul 768 16384x4096 16384x4096" \
-            "bias_gelu 512 16384x4096 4096" "softmax 512 16384x4096" \
-            "layer_norm 512 16384x4096 4096 4096"; do
+for spec in "${FUSION_KERNELS[@]}"; do
   set -- $spec
   name=$1 mib=$2
   shift 2
@@ -72,9 +66,7 @@ echo
 echo "one core (KVC_THREADS=1): each fused kernel on one thread against"
 echo "copies on one thread, $PAIRS pairs"
 KVC_THREADS=1 "$TMP/kernel_vs_copy"
-for spec in "add_relu_mul 768 16384x4096 16384x4096" \
-            "bias_gelu 512 16384x4096 4096" "softmax 512 16384x4096" \
-            "layer_norm 512 16384x4096 4096 4096"; do
+for spec in "${FUSION_KERNELS[@]:1}"; do # all but the copy
   set -- $spec
   name=$1 mib=$2
   shift 2
