@@ -517,6 +517,42 @@ void lowerReductionIgnoringNaN(RewriterBase &rewriter,
   rewriter.replaceOp(op, max);
 }
 
+/// The largest op vectorized whole (registers and cache).
+constexpr int64_t kMaxWholeVectorElements = 8192;
+
+/// Straight-line vector instructions `op` becomes when vectorized whole:
+/// registers per row times rows times its body's cost, a transcendental
+/// (math dialect, expanded to a polynomial later) counting 16.
+int64_t straightLineZmmOps(linalg::LinalgOp op, int64_t lanes) {
+  if (op.hasDynamicShape() || op.getNumLoops() == 0)
+    return 0;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t elements = 1;
+  for (int64_t r : ranges)
+    elements *= r;
+  if (elements > kMaxWholeVectorElements)
+    return 0; // stays loops (vectorizeIfProfitable)
+  int64_t rows = 1;
+  for (int64_t r : ArrayRef<int64_t>(ranges).drop_back())
+    rows *= r;
+  int64_t perRow = llvm::divideCeil(ranges.back(), lanes);
+  int64_t bodyCost = 0;
+  op->walk([&](Operation *bodyOp) {
+    if (bodyOp == op.getOperation() || isa<linalg::YieldOp>(bodyOp))
+      return;
+    bool transcendental =
+        bodyOp->getDialect() &&
+        bodyOp->getDialect()->getNamespace() == "math" &&
+        !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp>(bodyOp);
+    bodyCost += transcendental ? 16 : 1;
+  });
+  return rows * perRow * std::max<int64_t>(bodyCost, 1);
+}
+
+/// Above this many for a group's whole ops together, they are vectorized
+/// a row at a time.
+constexpr int64_t kMaxStraightLineZmmOps = 2048;
+
 /// Vectorizes `op` when its shape is static and small enough for registers
 /// and cache; larger or dynamic ops (edge tiles) stay scalar loops.
 void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
@@ -530,7 +566,7 @@ void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
   int64_t elements = 1;
   for (int64_t r : op.getStaticLoopRanges())
     elements *= r;
-  if (elements == 0 || elements > 8192)
+  if (elements == 0 || elements > kMaxWholeVectorElements)
     return;
   // Lowering unrolls a vector into one 1-D vector per row of each
   // operand's innermost dim: a high-rank op with a short innermost dim
@@ -1257,6 +1293,34 @@ LogicalResult tileAndVectorizeGroup(fusion::GroupOp group, int64_t lanes,
   }
   if (!longRows.empty())
     simplifyGroup(group, canonicalize);
+
+  // Ops still whole at the group's top level (the members of a group
+  // without one root: small groups merged horizontally) would be
+  // vectorized as blocks, all in one basic block of straight-line code. A
+  // [64, 100] layer_norm and log_softmax merged that way made some 8000
+  // zmm instructions, and LLVM's scheduler took seconds over them (30x the
+  // unfused compile). Past a budget they run a row per iteration instead:
+  // their outer parallel dims tiled by 1.
+  SmallVector<linalg::LinalgOp> wholeOps;
+  int64_t straightLine = 0;
+  for (Operation &op : group.getBodyBlock())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
+      wholeOps.push_back(linalgOp);
+      straightLine += straightLineZmmOps(linalgOp, lanes);
+    }
+  if (straightLine > kMaxStraightLineZmmOps) {
+    for (linalg::LinalgOp op : wholeOps) {
+      if (op.hasDynamicShape())
+        continue;
+      SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+      SmallVector<int64_t> sizes(iters.size(), 0);
+      for (size_t d = 0; d + 1 < iters.size(); ++d)
+        if (iters[d] == utils::IteratorType::parallel)
+          sizes[d] = 1;
+      if (llvm::any_of(sizes, [](int64_t s) { return s != 0; }))
+        (void)tileAndPeel(rewriter, op, sizes, /*peel=*/false);
+    }
+  }
 
   SmallVector<linalg::LinalgOp> toVectorize;
   group.walk([&](linalg::LinalgOp op) { toVectorize.push_back(op); });

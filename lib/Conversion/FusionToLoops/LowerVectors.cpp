@@ -142,6 +142,37 @@ struct ReassociateHorizontalReduction
   }
 };
 
+/// transpose(broadcast(x : vector<N>) : vector<M x N>, [1, 0]) is x down
+/// the rows, each element repeated M times: broadcast(x as vector<N x 1>).
+/// Linalg's vectorizer reads a per-row value (a row's max or mean, used
+/// across the row) this way; lowered as it is, the transpose becomes
+/// shuffles over the flattened M*N block (masks M*N long, 6400 for a
+/// [64, 100] op vectorized whole), where the broadcast is one splat per row.
+struct TransposeOfBroadcastAsRowBroadcast
+    : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getPermutation() != ArrayRef<int64_t>{1, 0})
+      return failure();
+    auto broadcast = op.getVector().getDefiningOp<vector::BroadcastOp>();
+    if (!broadcast)
+      return failure();
+    auto sourceType = dyn_cast<VectorType>(broadcast.getSourceType());
+    VectorType resultType = op.getResultVectorType();
+    if (!sourceType || sourceType.isScalable() || resultType.isScalable() ||
+        sourceType.getNumElements() != resultType.getDimSize(0) ||
+        sourceType.getShape().back() != resultType.getDimSize(0))
+      return failure();
+    auto column = VectorType::get({resultType.getDimSize(0), 1},
+                                  sourceType.getElementType());
+    Value x = vector::ShapeCastOp::create(rewriter, op.getLoc(), column,
+                                          broadcast.getSource());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, resultType, x);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -152,7 +183,8 @@ struct LowerVectorsPass
                                           /*verifyNonZeroTrip=*/true);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<VectorizeSmallCopy, ReassociateHorizontalReduction>(ctx);
+    patterns.add<VectorizeSmallCopy, ReassociateHorizontalReduction,
+                 TransposeOfBroadcastAsRowBroadcast>(ctx);
     patterns.add<
         MaxMinWithoutNaNAsSelect<arith::MaximumFOp, arith::CmpFPredicate::OGT>,
         MaxMinWithoutNaNAsSelect<arith::MinimumFOp, arith::CmpFPredicate::OLT>>(

@@ -206,26 +206,33 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
 };
 
 
-/// The 16-lane slice of `v` at lane `offset`.
-Value zmmSlice(OpBuilder &b, Location loc, Value v, int64_t offset) {
-  return vector::ExtractStridedSliceOp::create(b, loc, v, {offset}, {16}, {1});
+/// The zmm rewrites work on vector<N x 16 x f32>: one row per zmm register.
+/// LLVM holds such a vector as an array of <16 x float>, so taking a row
+/// out or putting one back is free (extractvalue / insertvalue), where
+/// slices of one flat N*16-lane vector would be shufflevectors with masks
+/// N*16 entries long: quadratic in N, 130 MB of IR for a [64, 100] group.
+
+/// Row `i` (the i-th zmm) of `v`.
+Value zmmSlice(OpBuilder &b, Location loc, Value v, int64_t i) {
+  return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i});
 }
 
-/// The AVX-512 intrinsic `name` applied to each 16-lane slice of a
-/// `lanes`-wide f32 result: `operandsAt(offset)` gives the slice's
-/// operands. The slices are put back together into one flat vector.
+/// The AVX-512 intrinsic `name` applied to each of `zmms` registers:
+/// `operandsAt(i)` gives the operands for the i-th. The results are put
+/// back together as vector<zmms x 16 x f32>.
 template <typename OperandsAt>
-Value perZmm(OpBuilder &b, Location loc, int64_t lanes, StringRef name,
+Value perZmm(OpBuilder &b, Location loc, int64_t zmms, StringRef name,
              OperandsAt operandsAt) {
   auto zmm = VectorType::get({16}, b.getF32Type());
-  Value result = splat(b, loc, VectorType::get({lanes}, b.getF32Type()), 0.0f);
-  for (int64_t i = 0; i < lanes; i += 16) {
+  Value result =
+      splat(b, loc, VectorType::get({zmms, 16}, b.getF32Type()), 0.0f);
+  for (int64_t i = 0; i < zmms; ++i) {
     SmallVector<Value> operands = operandsAt(i);
     Value slice = LLVM::CallIntrinsicOp::create(b, loc, zmm,
                                                 b.getStringAttr(name), operands)
                       .getResult(0);
-    result =
-        vector::InsertStridedSliceOp::create(b, loc, slice, result, {i}, {1});
+    result = vector::InsertOp::create(b, loc, slice, result,
+                                      ArrayRef<int64_t>{i});
   }
   return result;
 }
@@ -239,22 +246,24 @@ Value zmmTable(OpBuilder &b, Location loc, ArrayRef<float> values) {
       b, loc, zmm, DenseElementsAttr::get(zmm, ArrayRef<float>(padded)));
 }
 
-/// An f32 vector type that fills whole zmm registers (a multiple of 16
-/// lanes), and the flat f32 and i32 vector types the zmm rewrites use.
+/// An f32 vector type whose rows fill whole zmm registers (its innermost
+/// dim a multiple of 16, so no register straddles two rows), and the
+/// vector<zmms x 16> f32 and i32 types the zmm rewrites use.
 struct ZmmShape {
-  VectorType type, flat, flatInt;
-  int64_t lanes;
+  VectorType type, zmmRows, zmmRowsInt;
+  int64_t zmms;
 };
 
 std::optional<ZmmShape> zmmShape(Type type) {
   auto vec = dyn_cast<VectorType>(type);
   if (!vec || !vec.getElementType().isF32() || vec.isScalable() ||
-      vec.getNumElements() % 16 != 0)
+      vec.getRank() == 0 || vec.getShape().back() % 16 != 0)
     return std::nullopt;
-  int64_t lanes = vec.getNumElements();
+  int64_t zmms = vec.getNumElements() / 16;
   MLIRContext *ctx = type.getContext();
-  return ZmmShape{vec, VectorType::get({lanes}, Float32Type::get(ctx)),
-                  VectorType::get({lanes}, IntegerType::get(ctx, 32)), lanes};
+  return ZmmShape{vec, VectorType::get({zmms, 16}, Float32Type::get(ctx)),
+                  VectorType::get({zmms, 16}, IntegerType::get(ctx, 32)),
+                  zmms};
 }
 
 /// erf on AVX-512 from a table: |x| falls into one of 16 intervals of
@@ -309,13 +318,13 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
     std::optional<ZmmShape> shape = zmmShape(op.getType());
     if (!shape)
       return failure();
-    auto [type, flat, flatInt, lanes] = *shape;
+    auto [type, rows, rowsInt, zmms] = *shape;
     Location loc = op.getLoc();
     Value operand = op.getOperand();
     double c = erfArgumentScale(op, operand);
-    Value x = vector::ShapeCastOp::create(rewriter, loc, flat, operand);
+    Value x = vector::ShapeCastOp::create(rewriter, loc, rows, operand);
     auto cst = [&](double v) {
-      return splat(rewriter, loc, flat, static_cast<float>(v));
+      return splat(rewriter, loc, rows, static_cast<float>(v));
     };
 
     // |x| up to the centre of the constant interval (its index rounds to
@@ -331,7 +340,7 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
                                   cst(magic));
     Value k = arith::SubFOp::create(rewriter, loc, t, cst(magic));
     Value u = math::FmaOp::create(rewriter, loc, k, cst(-kWidth / c), a);
-    Value index = arith::BitcastOp::create(rewriter, loc, flatInt, t);
+    Value index = arith::BitcastOp::create(rewriter, loc, rowsInt, t);
 
     // vpermps takes the low 4 bits of each index lane: k.
     auto coefficient = [&](int j) {
@@ -340,7 +349,7 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
       for (int i = 0; i < kIntervals; ++i)
         table[i] = static_cast<float>(kCoefficients[j][i] * scale);
       Value tableValue = zmmTable(rewriter, loc, table);
-      return perZmm(rewriter, loc, lanes, "llvm.x86.avx512.permvar.sf.512",
+      return perZmm(rewriter, loc, zmms, "llvm.x86.avx512.permvar.sf.512",
                     [&](int64_t i) {
                       return SmallVector<Value>{
                           tableValue, zmmSlice(rewriter, loc, index, i)};
@@ -352,15 +361,15 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
 
     // erf(-x) = -erf(x): x's sign bit into the (non-negative) result.
     auto intSplat = [&](int32_t v) {
-      return splatOf(rewriter, loc, flatInt, rewriter.getI32IntegerAttr(v));
+      return splatOf(rewriter, loc, rowsInt, rewriter.getI32IntegerAttr(v));
     };
     Value sign = arith::AndIOp::create(
-        rewriter, loc, arith::BitcastOp::create(rewriter, loc, flatInt, x),
+        rewriter, loc, arith::BitcastOp::create(rewriter, loc, rowsInt, x),
         intSplat(std::numeric_limits<int32_t>::min()));
     Value bits = arith::OrIOp::create(
-        rewriter, loc, arith::BitcastOp::create(rewriter, loc, flatInt, e),
+        rewriter, loc, arith::BitcastOp::create(rewriter, loc, rowsInt, e),
         sign);
-    Value result = arith::BitcastOp::create(rewriter, loc, flat, bits);
+    Value result = arith::BitcastOp::create(rewriter, loc, rows, bits);
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type, result);
     return success();
   }
@@ -376,8 +385,8 @@ struct ErfWithTable : OpRewritePattern<math::ErfOp> {
 /// and the 2^floor(b) by vscalefps, which floors b itself and saturates to
 /// +inf and 0 (subnormals included). 7 FMA-unit instructions per zmm
 /// against 8 for a degree-5 polynomial; largest error 1.73 ulp instead of
-/// 1.98 (all floats checked). Applies to vectors whose element count is a
-/// multiple of 16 (one zmm each).
+/// 1.98 (all floats checked). Applies to vectors whose innermost dim is a
+/// multiple of 16 (zmmShape).
 struct ExpWithTable : OpRewritePattern<math::ExpOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -386,10 +395,10 @@ struct ExpWithTable : OpRewritePattern<math::ExpOp> {
     std::optional<ZmmShape> shape = zmmShape(op.getType());
     if (!shape)
       return failure();
-    auto [type, flat, flatInt, lanes] = *shape;
+    auto [type, rows, rowsInt, zmms] = *shape;
     Location loc = op.getLoc();
-    auto cst = [&](float v) { return splat(rewriter, loc, flat, v); };
-    Value x = vector::ShapeCastOp::create(rewriter, loc, flat, op.getOperand());
+    auto cst = [&](float v) { return splat(rewriter, loc, rows, v); };
+    Value x = vector::ShapeCastOp::create(rewriter, loc, rows, op.getOperand());
     x = clampKeepingNaN(rewriter, loc, x, cst(-104.0f), cst(89.0f));
 
     const float magic = 12582912.0f; // 1.5 * 2^23
@@ -409,9 +418,9 @@ struct ExpWithTable : OpRewritePattern<math::ExpOp> {
     }
     Value lowTable = zmmTable(rewriter, loc, low);
     Value highTable = zmmTable(rewriter, loc, high);
-    Value index = arith::BitcastOp::create(rewriter, loc, flatInt, t);
+    Value index = arith::BitcastOp::create(rewriter, loc, rowsInt, t);
     Value fraction =
-        perZmm(rewriter, loc, lanes, "llvm.x86.avx512.vpermi2var.ps.512",
+        perZmm(rewriter, loc, zmms, "llvm.x86.avx512.vpermi2var.ps.512",
                [&](int64_t i) {
                  return SmallVector<Value>{
                      lowTable, zmmSlice(rewriter, loc, index, i), highTable};
@@ -431,7 +440,7 @@ struct ExpWithTable : OpRewritePattern<math::ExpOp> {
     Value currentRounding = arith::ConstantOp::create(
         rewriter, loc, rewriter.getI32IntegerAttr(4));
     Value result = perZmm(
-        rewriter, loc, lanes, "llvm.x86.avx512.mask.scalef.ps.512",
+        rewriter, loc, zmms, "llvm.x86.avx512.mask.scalef.ps.512",
         [&](int64_t i) {
           Value yi = zmmSlice(rewriter, loc, y, i);
           return SmallVector<Value>{yi, zmmSlice(rewriter, loc, scaledN, i), yi,

@@ -294,3 +294,45 @@ func.func @splat_constant_folded(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %1 = tcc.mul %0, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// -----
+
+// Two independent small groups over [64, 100] merged horizontally: a
+// group without one root, whose ops would each be vectorized whole. With
+// the exps that is thousands of straight-line zmm instructions, so every
+// op runs a row per iteration (its outer parallel dim tiled by 1) and is
+// vectorized a row at a time. (Unmerged, each group's root would be tiled
+// four rows at a time.)
+// VEC-LABEL: func.func @merged_rows_tiled
+//       VEC:   scf.for %{{.+}} = %c0 to %c64 step %c1
+//       VEC:     vector.transfer_read {{.*}} vector<1x100xf32>
+//       VEC:     math.exp {{.*}} : vector<1x100xf32>
+//       VEC:   scf.for %{{.+}} = %c0 to %c64 step %c1
+//       VEC:     math.exp {{.*}} : vector<1x100xf32>
+//   VEC-NOT:   vector<64x100xf32>
+//       VEC:   return
+func.func @merged_rows_tiled(%x: tensor<64x100xf32>, %y: tensor<64x100xf32>) -> (tensor<64x100xf32>, tensor<64x100xf32>) {
+  %0 = tcc.exp %x : (tensor<64x100xf32>) -> tensor<64x100xf32>
+  %1 = tcc.neg %0 : (tensor<64x100xf32>) -> tensor<64x100xf32>
+  %2 = tcc.exp %y : (tensor<64x100xf32>) -> tensor<64x100xf32>
+  %3 = tcc.abs %2 : (tensor<64x100xf32>) -> tensor<64x100xf32>
+  return %1, %3 : tensor<64x100xf32>, tensor<64x100xf32>
+}
+
+// -----
+
+// Small merged groups stay blocks: [4, 16] with an exp each is a few
+// dozen instructions, no row loops.
+// VEC-LABEL: func.func @merged_small_whole
+//   VEC-NOT:   scf.for
+//       VEC:   math.exp {{.*}} : vector<4x16xf32>
+//       VEC:   math.exp {{.*}} : vector<4x16xf32>
+//   VEC-NOT:   scf.for
+//       VEC:   return
+func.func @merged_small_whole(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %0 = tcc.exp %x : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = tcc.neg %0 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %2 = tcc.exp %y : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %3 = tcc.abs %2 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %1, %3 : tensor<4x16xf32>, tensor<4x16xf32>
+}

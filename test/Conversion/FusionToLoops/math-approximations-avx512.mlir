@@ -6,41 +6,47 @@
 // in one FMA, r = x - b ln 2 in two, 2^((n mod 32) / 32) from a two-register
 // vpermi2ps table indexed by t's bits, e^r as 1 + r (c1 + c2 r), and one
 // vscalefps by b per 16 lanes: no exponent-field integer ops, no limit
-// selects.
+// selects. The zmm steps work on vector<2x16xf32>, a row per register.
 // CHECK-LABEL: func.func @exp_zmm
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<32xf32>
 //   CHECK-NOT:   math.exp
-//   CHECK-DAG:   %[[LO:.+]] = arith.constant dense<-1.040000e+02> : vector<32xf32>
-//   CHECK-DAG:   %[[HI:.+]] = arith.constant dense<8.900000e+01> : vector<32xf32>
+//   CHECK-DAG:   %[[LO:.+]] = arith.constant dense<-1.040000e+02> : vector<2x16xf32>
+//   CHECK-DAG:   %[[HI:.+]] = arith.constant dense<8.900000e+01> : vector<2x16xf32>
 //   CHECK-DAG:   %[[TAB0:.+]] = arith.constant dense<[1.000000e+00, 1.0218972, {{.*}}, 1.383910e+00]> : vector<16xf32>
 //   CHECK-DAG:   %[[TAB1:.+]] = arith.constant dense<[1.41421354, {{.*}}, 1.95714414]> : vector<16xf32>
-//   CHECK-DAG:   %[[SCALE:.+]] = arith.constant dense<46.1662407> : vector<32xf32>
-//       CHECK:   arith.cmpf uge, %[[X]], %[[LO]]
+//   CHECK-DAG:   %[[SCALE:.+]] = arith.constant dense<46.1662407> : vector<2x16xf32>
+//       CHECK:   %[[X0:.+]] = vector.extract_strided_slice %[[X]] {offsets = [0], sizes = [16]
+//       CHECK:   %[[XR0:.+]] = vector.insert %[[X0]], %{{.+}} [0] : vector<16xf32> into vector<2x16xf32>
+//       CHECK:   %[[X1:.+]] = vector.extract_strided_slice %[[X]] {offsets = [16], sizes = [16]
+//       CHECK:   %[[XR:.+]] = vector.insert %[[X1]], %[[XR0]] [1] : vector<16xf32> into vector<2x16xf32>
+//       CHECK:   arith.cmpf uge, %[[XR]], %[[LO]]
 //       CHECK:   %[[C:.+]] = arith.select
 //       CHECK:   arith.cmpf ule, %[[C]], %[[HI]]
 //       CHECK:   %[[XC:.+]] = arith.select
-//       CHECK:   %[[T:.+]] = math.fma %[[XC]], %[[SCALE]], %{{.+}} : vector<32xf32>
-//       CHECK:   %[[B:.+]] = math.fma %[[T]], %{{.+}}, %{{.+}} : vector<32xf32>
+//       CHECK:   %[[T:.+]] = math.fma %[[XC]], %[[SCALE]], %{{.+}} : vector<2x16xf32>
+//       CHECK:   %[[B:.+]] = math.fma %[[T]], %{{.+}}, %{{.+}} : vector<2x16xf32>
 //       CHECK:   %[[R1:.+]] = math.fma %[[B]], %{{.+}}, %[[XC]]
 //       CHECK:   %[[R:.+]] = math.fma %[[B]], %{{.+}}, %[[R1]]
-//       CHECK:   %[[IDX:.+]] = arith.bitcast %[[T]] : vector<32xf32> to vector<32xi32>
-//       CHECK:   %[[I0:.+]] = vector.extract_strided_slice %[[IDX]] {{.*}}offsets = [0]
+//       CHECK:   %[[IDX:.+]] = arith.bitcast %[[T]] : vector<2x16xf32> to vector<2x16xi32>
+//       CHECK:   %[[I0:.+]] = vector.extract %[[IDX]][0] : vector<16xi32> from vector<2x16xi32>
 //       CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.ps.512"(%[[TAB0]], %[[I0]], %[[TAB1]])
-//       CHECK:   vector.extract_strided_slice %[[IDX]] {{.*}}offsets = [16]
+//       CHECK:   vector.extract %[[IDX]][1]
 //       CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.ps.512"
 //       CHECK:   %[[Q:.+]] = math.fma %{{.+}}, %[[R]], %{{.+}}
 //       CHECK:   %[[QR:.+]] = arith.mulf %[[Q]], %[[R]]
 //       CHECK:   %[[Y:.+]] = math.fma %[[F:.+]], %[[QR]], %[[F]]
-//       CHECK:   %[[Y0:.+]] = vector.extract_strided_slice %[[Y]] {{.*}}offsets = [0]
-//       CHECK:   %[[B0:.+]] = vector.extract_strided_slice %[[B]] {{.*}}offsets = [0]
-//       CHECK:   llvm.call_intrinsic "llvm.x86.avx512.mask.scalef.ps.512"(%[[Y0]], %[[B0]], %[[Y0]],
+//       CHECK:   %[[Y0:.+]] = vector.extract %[[Y]][0]
+//       CHECK:   %[[B0:.+]] = vector.extract %[[B]][0]
+//       CHECK:   %[[S0:.+]] = llvm.call_intrinsic "llvm.x86.avx512.mask.scalef.ps.512"(%[[Y0]], %[[B0]], %[[Y0]],
 //  CHECK-SAME:     (vector<16xf32>, vector<16xf32>, vector<16xf32>, i16, i32) -> vector<16xf32>
-//       CHECK:   vector.extract_strided_slice {{.*}}offsets = [16]
-//       CHECK:   llvm.call_intrinsic "llvm.x86.avx512.mask.scalef.ps.512"
+//       CHECK:   vector.extract %[[Y]][1]
+//       CHECK:   %[[S1:.+]] = llvm.call_intrinsic "llvm.x86.avx512.mask.scalef.ps.512"
+//       CHECK:   %[[R0:.+]] = vector.insert_strided_slice %[[S0]], %{{.+}} {offsets = [0]
+//       CHECK:   %[[RES:.+]] = vector.insert_strided_slice %[[S1]], %[[R0]] {offsets = [16]
 //   CHECK-NOT:   math.exp
 //   CHECK-NOT:   arith.select
 //   CHECK-NOT:   arith.shli
-//       CHECK:   return
+//       CHECK:   return %[[RES]] : vector<32xf32>
 
 // Without the option: the portable form (exponent bits, limit selects).
 // PORTABLE-LABEL: func.func @exp_zmm
@@ -64,29 +70,32 @@ func.func @exp_zmm(%x: vector<32xf32>) -> vector<32xf32> {
 // CHECK-LABEL: func.func @erf_zmm
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
 //   CHECK-NOT:   math.erf
-//   CHECK-DAG:   %[[SIGN:.+]] = arith.constant dense<-2147483648> : vector<16xi32>
+//   CHECK-DAG:   %[[SIGN:.+]] = arith.constant dense<-2147483648> : vector<1x16xi32>
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant dense<[0.000000e+00, 0.294884384, {{.*}}, 0.99999988, 1.000000e+00]> : vector<16xf32>
 //   CHECK-DAG:   %[[C5:.+]] = arith.constant dense<[0.110755369, {{.*}}, 0.000000e+00]> : vector<16xf32>
-//   CHECK-DAG:   %[[LIM:.+]] = arith.constant dense<4.01379299> : vector<16xf32>
-//   CHECK-DAG:   %[[INVW:.+]] = arith.constant dense<3.73711348> : vector<16xf32>
-//   CHECK-DAG:   %[[NEGW:.+]] = arith.constant dense<-0.267586201> : vector<16xf32>
-//   CHECK-DAG:   %[[MAGIC:.+]] = arith.constant dense<0x4B400000> : vector<16xf32>
-//       CHECK:   %[[A:.+]] = math.absf %[[X]]
+//   CHECK-DAG:   %[[LIM:.+]] = arith.constant dense<4.01379299> : vector<1x16xf32>
+//   CHECK-DAG:   %[[INVW:.+]] = arith.constant dense<3.73711348> : vector<1x16xf32>
+//   CHECK-DAG:   %[[NEGW:.+]] = arith.constant dense<-0.267586201> : vector<1x16xf32>
+//   CHECK-DAG:   %[[MAGIC:.+]] = arith.constant dense<0x4B400000> : vector<1x16xf32>
+//       CHECK:   %[[XR:.+]] = vector.insert %[[X]], %{{.+}} [0] : vector<16xf32> into vector<1x16xf32>
+//       CHECK:   %[[A:.+]] = math.absf %[[XR]]
 //       CHECK:   %[[LE:.+]] = arith.cmpf ule, %[[A]], %[[LIM]]
 //       CHECK:   %[[AC:.+]] = arith.select %[[LE]], %[[A]], %[[LIM]]
 //       CHECK:   %[[T:.+]] = math.fma %[[AC]], %[[INVW]], %[[MAGIC]]
 //       CHECK:   %[[K:.+]] = arith.subf %[[T]], %[[MAGIC]]
 //       CHECK:   %[[U:.+]] = math.fma %[[K]], %[[NEGW]], %[[AC]]
-//       CHECK:   %[[IDX:.+]] = arith.bitcast %[[T]] : vector<16xf32> to vector<16xi32>
-//       CHECK:   %[[E5:.+]] = llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[C5]], %[[IDX]])
+//       CHECK:   %[[IDX:.+]] = arith.bitcast %[[T]] : vector<1x16xf32> to vector<1x16xi32>
+//       CHECK:   %[[I0:.+]] = vector.extract %[[IDX]][0]
+//       CHECK:   %[[E5:.+]] = llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[C5]], %[[I0]])
 // CHECK-COUNT-4:   math.fma %{{.+}}, %[[U]], %{{.+}}
-//       CHECK:   %[[E0:.+]] = llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[C0]], %[[IDX]])
-//       CHECK:   %[[E:.+]] = math.fma %{{.+}}, %[[U]], %[[E0]]
-//       CHECK:   %[[XBITS:.+]] = arith.bitcast %[[X]] : vector<16xf32> to vector<16xi32>
+//       CHECK:   %[[E0:.+]] = llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[C0]], %{{.+}})
+//       CHECK:   %[[E0R:.+]] = vector.insert %[[E0]], %{{.+}} [0]
+//       CHECK:   %[[E:.+]] = math.fma %{{.+}}, %[[U]], %[[E0R]]
+//       CHECK:   %[[XBITS:.+]] = arith.bitcast %[[XR]] : vector<1x16xf32> to vector<1x16xi32>
 //       CHECK:   %[[S:.+]] = arith.andi %[[XBITS]], %[[SIGN]]
-//       CHECK:   %[[EBITS:.+]] = arith.bitcast %[[E]] : vector<16xf32> to vector<16xi32>
+//       CHECK:   %[[EBITS:.+]] = arith.bitcast %[[E]] : vector<1x16xf32> to vector<1x16xi32>
 //       CHECK:   %[[R:.+]] = arith.ori %[[EBITS]], %[[S]]
-//       CHECK:   arith.bitcast %[[R]] : vector<16xi32> to vector<16xf32>
+//       CHECK:   arith.bitcast %[[R]] : vector<1x16xi32> to vector<1x16xf32>
 //   CHECK-NOT:   arith.divf
 //   CHECK-NOT:   math.erf
 //       CHECK:   return
@@ -107,12 +116,12 @@ func.func @erf_zmm(%x: vector<16xf32>) -> vector<16xf32> {
 // coefficients (u^j's times c^j); the product is not formed.
 // CHECK-LABEL: func.func @erf_zmm_of_scaled
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
-//   CHECK-DAG:   %[[LIM:.+]] = arith.constant dense<5.67636061> : vector<16xf32>
-//   CHECK-DAG:   %[[INVW:.+]] = arith.constant dense<2.64253831> : vector<16xf32>
-//   CHECK-DAG:   %[[NEGW:.+]] = arith.constant dense<-0.378424048> : vector<16xf32>
+//   CHECK-DAG:   %[[LIM:.+]] = arith.constant dense<5.67636061> : vector<1x16xf32>
+//   CHECK-DAG:   %[[INVW:.+]] = arith.constant dense<2.64253831> : vector<1x16xf32>
+//   CHECK-DAG:   %[[NEGW:.+]] = arith.constant dense<-0.378424048> : vector<1x16xf32>
 //   CHECK-DAG:   %[[C1:.+]] = arith.constant dense<[0.797884523, {{.*}}]> : vector<16xf32>
 //   CHECK-NOT:   arith.mulf
-//       CHECK:   %[[A:.+]] = math.absf %[[X]]
+//       CHECK:   %[[A:.+]] = math.absf
 //       CHECK:   arith.cmpf ule, %[[A]], %[[LIM]]
 //       CHECK:   math.fma %{{.+}}, %[[INVW]]
 //       CHECK:   math.fma %{{.+}}, %[[NEGW]]
@@ -145,7 +154,7 @@ func.func @exp_erf_partial(%x: vector<8xf32>, %s: f32) -> (vector<8xf32>, vector
 
 // -----
 
-// A 1 x 64 tile (a row chunk) is flattened: four table lookups, four
+// A 1 x 64 tile (a row chunk): four registers, four table lookups, four
 // scalefs.
 // CHECK-LABEL: func.func @exp_row_chunk
 //   CHECK-NOT:   math.exp
@@ -156,4 +165,36 @@ func.func @exp_erf_partial(%x: vector<8xf32>, %s: f32) -> (vector<8xf32>, vector
 func.func @exp_row_chunk(%x: vector<1x64xf32>) -> vector<1x64xf32> {
   %0 = math.exp %x : vector<1x64xf32>
   return %0 : vector<1x64xf32>
+}
+
+// -----
+
+// A [4, 32] block (a whole small op): eight registers, a row of the
+// vector<8x16> each, taken out and put back without shuffles across the
+// block.
+// CHECK-LABEL: func.func @exp_block
+//   CHECK-NOT:   math.exp
+// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.ps.512"
+// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.x86.avx512.mask.scalef.ps.512"
+//   CHECK-NOT:   vector<128xf32>
+//       CHECK:   return %{{.+}} : vector<4x32xf32>
+func.func @exp_block(%x: vector<4x32xf32>) -> vector<4x32xf32> {
+  %0 = math.exp %x : vector<4x32xf32>
+  return %0 : vector<4x32xf32>
+}
+
+// -----
+
+// Rows that do not fill whole registers ([64, 100]: a register would
+// straddle two rows) keep the portable forms, on the block as it is.
+// CHECK-LABEL: func.func @exp_erf_ragged_rows
+//   CHECK-NOT:   llvm.call_intrinsic
+//   CHECK-NOT:   vector<6400xf32>
+//       CHECK:   arith.shli {{.*}} : vector<64x100xi32>
+//       CHECK:   arith.divf {{.*}} : vector<64x100xf32>
+//       CHECK:   return
+func.func @exp_erf_ragged_rows(%x: vector<64x100xf32>) -> (vector<64x100xf32>, vector<64x100xf32>) {
+  %0 = math.exp %x : vector<64x100xf32>
+  %1 = math.erf %x : vector<64x100xf32>
+  return %0, %1 : vector<64x100xf32>, vector<64x100xf32>
 }
