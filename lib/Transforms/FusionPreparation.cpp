@@ -356,11 +356,17 @@ unsigned mlir::tcc::mergeHorizontalContractions(func::FuncOp func,
     if (group.size() < 2)
       continue;
     // The merged op goes where the first one was: every weight and bias
-    // must exist there.
+    // must exist there. A constant defined later (an importer that puts
+    // each weight next to its use) moves up; it reads nothing.
     Operation *first = group.front().op;
+    auto availableAtFirst = [&](Value v) {
+      if (!v || definedBefore(v, first))
+        return true;
+      auto constant = v.getDefiningOp<ConstantOp>();
+      return constant && constant->getBlock() == first->getBlock();
+    };
     if (!llvm::all_of(group, [&](const Candidate &c) {
-          return definedBefore(c.weight, first) &&
-                 (!c.bias || definedBefore(c.bias, first));
+          return availableAtFirst(c.weight) && availableAtFirst(c.bias);
         }))
       continue;
     // Constant weights and biases are packed at compile time: free.
@@ -379,6 +385,10 @@ unsigned mlir::tcc::mergeHorizontalContractions(func::FuncOp func,
     if (!isHorizontalMergeProfitable(ops, packed, packedTensors, target))
       continue;
 
+    for (const Candidate &c : group)
+      for (Value v : {c.weight, c.bias})
+        if (v && !definedBefore(v, first))
+          v.getDefiningOp()->moveBefore(first);
     OpBuilder b(first);
     Location loc = first->getLoc();
     bool isLinear = isa<LinearOp>(first);

@@ -143,3 +143,52 @@ func.func @constant_weights(%x: tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?x1
   %1 = tcc.linear %x, %w2, %b2 : (tensor<?x2xf32>, tensor<1x2xf32>, tensor<1xf32>) -> tensor<?x1xf32>
   return %0, %1 : tensor<?x2xf32>, tensor<?x1xf32>
 }
+
+// -----
+
+// Constant weights placed next to their uses (after the first linear)
+// move up to it: merged as above.
+// CHECK-LABEL: func.func @constants_after_first
+//   CHECK-NOT:   tcc.concat
+//       CHECK:   %[[W:.+]] = tcc.constant dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+//       CHECK:   %[[B:.+]] = tcc.constant dense<[5.000000e-01, 5.000000e-01, 2.500000e-01]> : tensor<3xf32>
+//       CHECK:   fusion.group "matmul"(%{{.+}}, %[[W]], %[[B]] : tensor<?x2xf32>, tensor<3x2xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+//   CHECK-NOT:   fusion.group "matmul"
+func.func @constants_after_first(%x: tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?x1xf32>) {
+  %w1 = tcc.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b1 = tcc.constant dense<0.5> : tensor<2xf32>
+  %0 = tcc.linear %x, %w1, %b1 : (tensor<?x2xf32>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<?x2xf32>
+  %w2 = tcc.constant dense<[[5.0, 6.0]]> : tensor<1x2xf32>
+  %b2 = tcc.constant dense<0.25> : tensor<1xf32>
+  %1 = tcc.linear %x, %w2, %b2 : (tensor<?x2xf32>, tensor<1x2xf32>, tensor<1xf32>) -> tensor<?x1xf32>
+  return %0, %1 : tensor<?x2xf32>, tensor<?x1xf32>
+}
+
+// -----
+
+// A weight computed after the first linear (not a constant) still keeps
+// them apart.
+// CHECK-LABEL: func.func @computed_weight_after_first
+//   CHECK-NOT:   tcc.concat
+//       CHECK-COUNT-2: fusion.group "matmul"
+func.func @computed_weight_after_first(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tcc.linear %x, %w1 : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %n = tcc.neg %w2 : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = tcc.linear %x, %n : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// The same weight computed before the first linear: merged (packed in the
+// group).
+// CHECK-LABEL: func.func @computed_weight_before_first
+//       CHECK:   fusion.group "matmul"
+//       CHECK:     tcc.concat
+//   CHECK-NOT:   fusion.group "matmul"
+func.func @computed_weight_before_first(%x: tensor<4x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %n = tcc.neg %w2 : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %0 = tcc.linear %x, %w1 : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.linear %x, %n : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
