@@ -98,7 +98,13 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     vector's lanes (`vector.reduction <add>` / `<mul>`) are marked
     `reassoc`: each lane holds a partial result of an already reordered
     loop, and without the flag LLVM adds the lanes one after another (a
-    64-lane row sum was a chain of 64 dependent adds).
+    64-lane row sum was a chain of 64 dependent adds). A per-row value
+    broadcast across its row through a transpose (as the vectorizer reads
+    a row's max or mean) becomes one splat per row instead of shuffles over
+    the whole block. `memref.copy` with a contiguous innermost dim becomes
+    vector loads and stores: whole when small, else a loop over rows and
+    over 256-lane chunks of each row (a vector<2048> per row, unrolled by
+    LLVM, made thousands of straight-line moves).
   }];
   let options = [
     Option<"avx512", "avx512", "bool", /*default=*/"false",
@@ -109,6 +115,8 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
 

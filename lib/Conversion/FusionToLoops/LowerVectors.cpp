@@ -32,10 +32,14 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
         !src.getElementType().isIntOrFloat() ||
         src.getElementType().isInteger(1))
       return failure();
-    // Larger or dynamic copies with a static, contiguous innermost dim: a
-    // loop nest over the outer dims, one vector per innermost row.
+    // Larger or dynamic copies with a static, contiguous innermost dim, and
+    // copies with long rows: a loop nest over the outer dims and over
+    // chunks of at most kChunk lanes of the innermost row. Unrolled whole,
+    // a [1, 2048] edge-row copy is 128 zmm loads and stores in a row, and a
+    // dozen of them in one function kept LLVM's scheduler busy for seconds.
     int64_t rowLength = src.getShape().back();
-    if (!src.hasStaticShape() || src.getNumElements() > 4096) {
+    if (!src.hasStaticShape() || src.getNumElements() > 4096 ||
+        (!ShapedType::isDynamic(rowLength) && rowLength > kChunk)) {
       if (ShapedType::isDynamic(rowLength) || rowLength == 0 ||
           rowLength > 4096 || !innermostContiguous(src) ||
           !innermostContiguous(dst))
@@ -67,14 +71,15 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
            strides.back() == 1;
   }
 
+  /// The widest vector a row copy moves at once: 16 zmm.
+  static constexpr int64_t kChunk = 256;
+
   LogicalResult copyByRows(memref::CopyOp op, MemRefType src,
                            PatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     int64_t rank = src.getRank();
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto vecType =
-        VectorType::get({src.getShape().back()}, src.getElementType());
     SmallVector<Value> ivs;
     OpBuilder::InsertionGuard guard(rewriter);
     for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -83,14 +88,38 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
       ivs.push_back(loop.getInductionVar());
       rewriter.setInsertionPointToStart(loop.getBody());
     }
-    ivs.push_back(zero);
     auto map = AffineMap::get(rank, 0, rewriter.getAffineDimExpr(rank - 1));
     SmallVector<bool> inBounds = {true};
-    Value row = vector::TransferReadOp::create(
-        rewriter, loc, vecType, op.getSource(), ivs, /*padding=*/std::nullopt,
-        map, ArrayRef<bool>(inBounds));
-    vector::TransferWriteOp::create(rewriter, loc, row, op.getTarget(), ivs,
-                                    map, ArrayRef<bool>(inBounds));
+    auto copyLanes = [&](Value column, int64_t lanes) {
+      SmallVector<Value> at(ivs);
+      at.push_back(column);
+      auto vecType = VectorType::get({lanes}, src.getElementType());
+      Value v = vector::TransferReadOp::create(
+          rewriter, loc, vecType, op.getSource(), at, /*padding=*/std::nullopt,
+          map, ArrayRef<bool>(inBounds));
+      vector::TransferWriteOp::create(rewriter, loc, v, op.getTarget(), at,
+                                      map, ArrayRef<bool>(inBounds));
+    };
+    // A row of up to kChunk lanes moves whole; a longer one in a loop over
+    // kChunk-lane chunks, then its remainder.
+    int64_t rowLength = src.getShape().back();
+    if (rowLength <= kChunk) {
+      copyLanes(zero, rowLength);
+    } else {
+      int64_t whole = rowLength / kChunk * kChunk;
+      {
+        OpBuilder::InsertionGuard chunkGuard(rewriter);
+        auto loop = scf::ForOp::create(
+            rewriter, loc, zero,
+            arith::ConstantIndexOp::create(rewriter, loc, whole),
+            arith::ConstantIndexOp::create(rewriter, loc, kChunk));
+        rewriter.setInsertionPointToStart(loop.getBody());
+        copyLanes(loop.getInductionVar(), kChunk);
+      }
+      if (rowLength > whole)
+        copyLanes(arith::ConstantIndexOp::create(rewriter, loc, whole),
+                  rowLength - whole);
+    }
     rewriter.eraseOp(op);
     return success();
   }
