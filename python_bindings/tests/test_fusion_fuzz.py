@@ -352,9 +352,9 @@ def fuzz_seeds():
     return range(start, start + int(os.environ.get("TCC_FUZZ_CASES", "40")))
 
 
-@pytest.mark.parametrize("seed", fuzz_seeds())
-def test_fused_and_unfused_match_numpy(seed):
-    case = Case(seed)
+def compile_and_check(case, seed):
+    """Builds `case`, compiles it fused and unfused, and checks every
+    result of both against numpy."""
     text = case.build()
     inputs = case.inputs()
     for label, options in (("fused", None), ("unfused", {"fuse": False})):
@@ -365,6 +365,11 @@ def test_fused_and_unfused_match_numpy(seed):
         assert len(results) == len(case.results)
         for got, value in zip(results, case.results):
             check(got, value, label, seed, text)
+
+
+@pytest.mark.parametrize("seed", fuzz_seeds())
+def test_fused_and_unfused_match_numpy(seed):
+    compile_and_check(Case(seed), seed)
 
 
 class MatmulCase:
@@ -557,14 +562,4 @@ class MatmulCase:
 
 @pytest.mark.parametrize("seed", fuzz_seeds())
 def test_product_fusions_match_numpy(seed):
-    case = MatmulCase(seed)
-    text = case.build()
-    inputs = case.inputs()
-    for label, options in (("fused", None), ("unfused", {"fuse": False})):
-        exe = tcc.compile(text, options=options)
-        results = exe(*inputs)
-        if not isinstance(results, tuple):
-            results = (results,)
-        assert len(results) == len(case.results)
-        for got, value in zip(results, case.results):
-            check(got, value, label, seed, text)
+    compile_and_check(MatmulCase(seed), seed)
