@@ -99,9 +99,10 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
     `reassoc`: each lane holds a partial result of an already reordered
     loop, and without the flag LLVM adds the lanes one after another (a
     64-lane row sum was a chain of 64 dependent adds). A per-row value
-    broadcast across its row through a transpose (as the vectorizer reads
-    a row's max or mean) becomes one splat per row instead of shuffles over
-    the whole block. `memref.copy` with a contiguous innermost dim becomes
+    broadcast across its row (as the vectorizer reads a row's max or mean:
+    through a transpose, or a transfer_read broadcasting its innermost dim)
+    becomes one element read and one splat per row, instead of shuffles
+    over the whole block or a scalar load and insert per lane. `memref.copy` with a contiguous innermost dim becomes
     vector loads and stores: whole when small, else a loop over rows and
     over 256-lane chunks of each row (a vector<2048> per row, unrolled by
     LLVM, made thousands of straight-line moves).

@@ -202,6 +202,45 @@ struct TransposeOfBroadcastAsRowBroadcast
   }
 };
 
+/// A transfer_read whose map broadcasts its innermost dim ((d0, .., dk) ->
+/// (.., d(k-1), 0): a per-row value such as a row's mean, read across a
+/// row) becomes a read of one element per row and a vector.broadcast. Left
+/// as it is, vector-to-scf unrolls it into a scalar load and an insert per
+/// lane: 1030 of each for a row of [?, 1030] (rows that are not a multiple
+/// of the 64-lane chunk stay whole vectors).
+struct TransferReadOfRowValueAsBroadcast
+    : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    int64_t rank = type.getRank();
+    AffineMap map = op.getPermutationMap();
+    if (rank == 0 || type.isScalable() || op.getMask() ||
+        map.getNumResults() != rank || type.getShape().back() == 1)
+      return failure();
+    unsigned first = map.getNumDims() - rank;
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      if (map.getResult(i) != rewriter.getAffineDimExpr(first + i))
+        return failure();
+    auto last = dyn_cast<AffineConstantExpr>(map.getResult(rank - 1));
+    if (!last || last.getValue() != 0)
+      return failure();
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = 1;
+    SmallVector<bool> inBounds = op.getInBoundsValues();
+    inBounds.back() = true; // the one element the broadcast read
+    Value row = vector::TransferReadOp::create(
+        rewriter, op.getLoc(), VectorType::get(shape, type.getElementType()),
+        op.getBase(), op.getIndices(), op.getPadding(),
+        AffineMap::getMinorIdentityMap(map.getNumDims(), rank,
+                                       rewriter.getContext()),
+        inBounds);
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type, row);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : tcc::impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -213,7 +252,8 @@ struct LowerVectorsPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<VectorizeSmallCopy, ReassociateHorizontalReduction,
-                 TransposeOfBroadcastAsRowBroadcast>(ctx);
+                 TransposeOfBroadcastAsRowBroadcast,
+                 TransferReadOfRowValueAsBroadcast>(ctx);
     patterns.add<
         MaxMinWithoutNaNAsSelect<arith::MaximumFOp, arith::CmpFPredicate::OGT>,
         MaxMinWithoutNaNAsSelect<arith::MinimumFOp, arith::CmpFPredicate::OLT>>(

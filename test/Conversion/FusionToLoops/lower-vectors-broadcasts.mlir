@@ -62,3 +62,37 @@ func.func @stretched_source(%m: vector<1xf32>) -> vector<64x100xf32> {
   %t = vector.transpose %b, [1, 0] : vector<100x64xf32> to vector<64x100xf32>
   return %t : vector<64x100xf32>
 }
+
+// -----
+
+// A transfer_read that broadcasts its innermost dim (a row's mean read
+// across a row of a dynamic [?, 1030] tile): one element per row and a
+// broadcast, not a scalar load and insert per lane.
+// CHECK-LABEL: func.func @row_value_read
+//  CHECK-SAME:   %[[M:[a-zA-Z0-9_]+]]: memref<1x1xf32
+//       CHECK:   %[[V:.+]] = vector.transfer_read %[[M]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : memref<1x1xf32, strided<[1, 1], offset: ?>>, vector<1x1xf32>
+//   CHECK-NOT:   permutation_map
+//       CHECK:   %[[E:.+]] = vector.extract %[[V]][0, 0]
+//       CHECK:   vector.broadcast %[[E]] : f32 to vector<1030xf32>
+//   CHECK-NOT:   vector.transfer_read
+//       CHECK:   return
+func.func @row_value_read(%m: memref<1x1xf32, strided<[1, 1], offset: ?>>) -> vector<1x1030xf32> {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%c0, %c0], %p {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d0, 0)>} : memref<1x1xf32, strided<[1, 1], offset: ?>>, vector<1x1030xf32>
+  return %r : vector<1x1030xf32>
+}
+
+// -----
+
+// A broadcast of the leading dim is not a per-row value: left to MLIR's
+// permutation-map lowering.
+// CHECK-LABEL: func.func @column_value_read
+//   CHECK-NOT:   vector<1x1xf32>
+//       CHECK:   return
+func.func @column_value_read(%m: memref<1x8xf32>) -> vector<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%c0, %c0], %p {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (0, d1)>} : memref<1x8xf32>, vector<4x8xf32>
+  return %r : vector<4x8xf32>
+}
