@@ -251,6 +251,14 @@ class Case:
         b = self.add_input("row", 0.5)
         return w, b
 
+    @staticmethod
+    def centring_error(mean, var):
+        """Relative error of a normalized row from the f32 rounding of its
+        mean: an f32 sum's error grows with |mean| and the normalization
+        divides it by the row's spread, so rows far from zero with little
+        spread (softmax - 1) lose digits in any f32 layer_norm."""
+        return 1e-6 * float(np.max(np.abs(mean) / np.sqrt(var + 1e-5)))
+
     def layer_norm(self):
         x = self.pick({"full"})
         w, b = self.norm_weights()
@@ -259,7 +267,8 @@ class Case:
         data = (x.data - mean) / np.sqrt(var + 1e-5) * w.data + b.data
         return self.emit("tcc.layer_norm", [x, w, b], "full", data,
                          math.sqrt(self.c) * 1.5 + 0.5,
-                         " {axis = 1 : i64, epsilon = 1.0e-05 : f32}")
+                         " {axis = 1 : i64, epsilon = 1.0e-05 : f32}",
+                         rel=self.centring_error(mean, var))
 
     def rms_norm(self):
         x = self.pick({"full"})
@@ -288,7 +297,8 @@ class Case:
         inv = self.emit("tcc.rsqrt", [ve], "col", 1 / np.sqrt(ve.data),
                         1 / math.sqrt(1e-5))
         n = self.emit("tcc.mul", [d, inv], "full", d.data * inv.data,
-                      math.sqrt(self.c))
+                      math.sqrt(self.c),
+                      rel=self.centring_error(mean.data, var.data))
         s = self.emit("tcc.mul", [n, w], "full", n.data * w.data,
                       n.bound * 1.5)
         return self.emit("tcc.add", [s, b], "full", s.data + b.data,
