@@ -13,9 +13,10 @@ set(TCC_INSTALL_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tcc)
 
 # add_mlir_library puts its libraries into the MLIRTargets export set (and
 # installs them); the others join it here, and the whole set is tcc's.
-set(TCC_MLIR_STYLE_LIBS TCCDialect TCCFusionDialect TCCGPUDialect TCCAnalysis
-  TCCTransforms TCCToLinalg TCCFusionToLoops TCCLoopsToGPU TCCGPUToLLVM
-  TCCPipelines TCCExecutionEngine)
+set(TCC_MLIR_STYLE_LIBS TCCDialect TCCFusionDialect TCCLibDialect TCCAnalysis
+  TCCTarget TCCTransforms TCCToLinalg TCCFusionToLibrary TCCLibToLLVM
+  TCCCodegenCommon TCCCodegenCPU TCCCodegenCUDA TCCCommonPipeline
+  TCCCPUPipeline TCCCUDAPipeline TCCPipelines TCCExecutionEngine TCCAOT)
 set(TCC_PLAIN_LIBS TCCRuntime TCCModelRuntime TCCReference TCCCAPI
   TCCMLIRCAPI)
 foreach(optional TCCDNNLRuntime TCCCUDARuntime TCCONNXImport)

@@ -2,14 +2,15 @@
 //
 // A thin layer over tcc's C API (include/tcc-c/) and MLIR's: contexts with
 // tcc's dialects, modules parsed and printed, pass pipelines by string, the
-// ONNX importer, and JIT-compiled functions called on numpy arrays or
-// DLPack tensors (PyTorch's). Failures return None / False and leave the
+// ONNX importer, JIT-compiled functions called on numpy arrays or DLPack
+// tensors (PyTorch's), and ahead-of-time libraries built in process. Failures return None / False and leave the
 // diagnostics in the context; the Python package (tcc/__init__.py) turns
 // them into TCCError. Only C headers: this file is built with exceptions
 // and RTTI, LLVM without.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc-c/AOT.h"
 #include "tcc-c/Dialects.h"
 #include "tcc-c/ExecutionEngine.h"
 #include "tcc-c/Import.h"
@@ -332,4 +333,19 @@ NB_MODULE(_tcc, m) {
       },
       nb::arg("module"), nb::arg("options"),
       "JIT-compiles for this CPU: (Executable or None, error summary).");
+
+  m.def(
+      "build_library",
+      [](const Module &module, const std::string &target,
+         const std::string &options, const std::string &output) -> nb::object {
+        std::string error;
+        if (tccBuildLibrary(module.module, ref(target), ref(options),
+                            ref(output), appendTo, &error) == 0)
+          return nb::none();
+        return nb::str(error.c_str());
+      },
+      nb::arg("module"), nb::arg("target"), nb::arg("options"),
+      nb::arg("output"),
+      "Builds a shared library (tcc_model.h's ABI) at `output`: None, or "
+      "the error summary.");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the constants of the AVX-512 table-driven erf and exp in
-lib/Conversion/FusionToLoops/MathApproximations.cpp and prints them as C++.
+lib/Codegen/CPU/MathApproximations.cpp and prints them as C++.
 
 erf: |x| in [0, 3.88 + w/2] split into 16 intervals of width
 w = f32(3.88 / 14.5), interval k centred on k w (the last one, from 3.88 on,

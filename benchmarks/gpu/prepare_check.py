@@ -71,14 +71,14 @@ CASES = [
     ("layer_norm_bf16", "bf16:benchmarks/gpu/cases/layer_norm.mlir", "layer_norm", {"N": 257}, 2e-2, 5e-2),
     ("bias_gelu_bf16", "bf16:benchmarks/gpu/cases/bias_gelu.mlir", "bias_gelu", {"N": 129}, 2e-2, 2e-2),
     ("vit_block_197_bf16", "bf16:examples/vit_block.mlir", "vit_block", {"B": 2, "S": 197}, 2e-2, 2e-2, 0.1),
-    # The fused attention kernel (tcc_gpu.attention).
+    # The fused attention kernel (tcc_lib.attention).
     ("attention_bf16", "benchmarks/gpu/cases/attention.mlir", "attention_bf16", {"B": 3}, 2e-2, 2e-2),
     ("attention_causal_f16_d128", "benchmarks/gpu/cases/attention.mlir", "causal_f16_d128", {}, 2e-2, 2e-2),
     ("attention_one_head_offset", "benchmarks/gpu/cases/attention.mlir", "one_head_offset", {"B": 2}, 2e-2, 2e-2),
     ("attention_vit_qkv_bf16", "benchmarks/gpu/cases/attention.mlir", "vit_qkv_bf16", {"B": 2}, 2e-2, 2e-2),
     ("attention_f32", "benchmarks/gpu/cases/attention.mlir", "attention_f32", {"B": 2}, 1e-4, 1e-5),
     ("attention_causal_offset_f32", "benchmarks/gpu/cases/attention.mlir", "causal_offset_f32", {}, 1e-4, 1e-5),
-    # Convolutions through cuDNN (tcc_gpu.conv2d).
+    # Convolutions through cuDNN (tcc_lib.conv2d).
     ("conv_residual_relu", "benchmarks/gpu/cases/convs.mlir", "conv_residual_relu", {"B": 3}, 1e-4, 1e-4),
     ("conv_stem_bf16", "benchmarks/gpu/cases/convs.mlir", "stem_bf16", {"B": 2}, 2e-2, 3e-2),
     ("conv_grouped_dilated", "benchmarks/gpu/cases/convs.mlir", "grouped_dilated", {"H": 21, "W": 17}, 1e-4, 1e-5),

@@ -17,9 +17,9 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TCC, tcc);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Fusion, fusion);
-MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TCCGPU, tcc_gpu);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TCCLib, tcc_lib);
 
-/// Inserts the tcc, fusion and tcc_gpu dialects plus every upstream dialect,
+/// Inserts the tcc, fusion and tcc_lib dialects plus every upstream dialect,
 /// interface extension and LLVM IR translation the pipelines create.
 MLIR_CAPI_EXPORTED void tccRegisterAllDialects(MlirDialectRegistry registry);
 

@@ -1,4 +1,5 @@
-//===- SymbolicShapes.cpp - size expressions of every tensor dim -*- C++ -*-===//
+//===- SymbolicShapes.cpp - size expressions of every tensor dim -*- C++
+//-*-===//
 
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
@@ -26,8 +27,9 @@ static std::optional<int64_t> constantOf(AffineExpr e) {
 }
 
 static std::string rangeStr(int64_t min, int64_t max) {
-  return "[" + (min == INT64_MIN ? std::string("-inf") : std::to_string(min)) + ", " +
-         (max == kNoMax ? std::string("inf") : std::to_string(max)) + "]";
+  return "[" + (min == INT64_MIN ? std::string("-inf") : std::to_string(min)) +
+         ", " + (max == kNoMax ? std::string("inf") : std::to_string(max)) +
+         "]";
 }
 
 //===----------------------------------------------------------------------===//
@@ -85,7 +87,8 @@ std::pair<int64_t, int64_t> SymbolicShapeAnalysis::bounds(AffineExpr e) {
     int64_t r;
     if (a == kNoMax || b == kNoMax)
       return kNoMax;
-    if (mul ? __builtin_mul_overflow(a, b, &r) : __builtin_add_overflow(a, b, &r))
+    if (mul ? __builtin_mul_overflow(a, b, &r)
+            : __builtin_add_overflow(a, b, &r))
       return kNoMax;
     return r;
   };
@@ -112,7 +115,8 @@ std::pair<int64_t, int64_t> SymbolicShapeAnalysis::bounds(AffineExpr e) {
     auto div = [&](int64_t v) {
       if (v == kNoMax)
         return kNoMax;
-      return ceil ? llvm::divideCeilSigned(v, *k) : llvm::divideFloorSigned(v, *k);
+      return ceil ? llvm::divideCeilSigned(v, *k)
+                  : llvm::divideFloorSigned(v, *k);
     };
     return {div(llo), div(lhi)};
   }
@@ -130,8 +134,8 @@ LogicalResult SymbolicShapeAnalysis::addFacts(AffineExpr e, int64_t min,
   auto what = [&] { return str(constantOf(original) ? e : original); };
   if (auto c = constantOf(e)) {
     if (*c < min || *c > max)
-      return where->emitError() << what() << " = " << *c << " outside "
-                                << rangeStr(min, max);
+      return where->emitError()
+             << what() << " = " << *c << " outside " << rangeStr(min, max);
     if (*c % divisor != 0)
       return where->emitError()
              << what() << " = " << *c << " is not a multiple of " << divisor;
@@ -146,8 +150,8 @@ LogicalResult SymbolicShapeAnalysis::addFacts(AffineExpr e, int64_t min,
     int64_t first = llvm::divideCeilSigned(sym.min, sym.divisor) * sym.divisor;
     if (sym.min > sym.max || first > sym.max)
       return where->emitError()
-             << "the constraints on " << sym.name << " leave no size: "
-             << rangeStr(sym.min, sym.max)
+             << "the constraints on " << sym.name
+             << " leave no size: " << rangeStr(sym.min, sym.max)
              << (sym.divisor > 1
                      ? " with no multiple of " + std::to_string(sym.divisor)
                      : std::string());
@@ -173,7 +177,8 @@ SymbolicShapeAnalysis::unify(AffineExpr a, AffineExpr b, Operation *op,
   auto mismatch = [&]() -> LogicalResult {
     return op->emitError() << what() << ": " << str(a) << " vs " << str(b);
   };
-  auto symA = dyn_cast<AffineSymbolExpr>(a), symB = dyn_cast<AffineSymbolExpr>(b);
+  auto symA = dyn_cast<AffineSymbolExpr>(a),
+       symB = dyn_cast<AffineSymbolExpr>(b);
   // Prefer keeping the symbol that comes from the inputs, then the older.
   if (symA && symB) {
     unsigned ia = symA.getPosition(), ib = symB.getPosition();
@@ -264,8 +269,9 @@ public:
     SmallVector<AffineExpr> dims;
     if (auto t = dyn_cast<RankedTensorType>(v.getType()))
       for (int64_t d = 0; d < t.getRank(); ++d)
-        dims.push_back(t.isDynamicDim(d) ? fresh()
-                                         : getAffineConstantExpr(t.getDimSize(d), ctx));
+        dims.push_back(t.isDynamicDim(d)
+                           ? fresh()
+                           : getAffineConstantExpr(t.getDimSize(d), ctx));
     a.shapes[v] = dims;
     return dims;
   }
@@ -373,7 +379,8 @@ private:
     if (!shape)
       return out;
     if (auto c = shape.getDefiningOp<ConstantOp>()) {
-      for (APInt v : cast<DenseIntElementsAttr>(c.getValue()).getValues<APInt>())
+      for (APInt v :
+           cast<DenseIntElementsAttr>(c.getValue()).getValues<APInt>())
         out.push_back(cst(v.getSExtValue()));
     } else if (auto c = shape.getDefiningOp<arith::ConstantOp>()) {
       if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue()))
@@ -386,6 +393,326 @@ private:
     if ((int64_t)out.size() != rank)
       out.clear();
     return out;
+  }
+
+  /// A group's body, its arguments shaped as the group's inputs; the
+  /// results as what the body yields.
+  LogicalResult visitGroup(fusion::GroupOp group) {
+    Operation *op = group.getOperation();
+    Block &body = group.getBodyBlock();
+    for (auto [arg, in] : llvm::zip(body.getArguments(), group.getInputs()))
+      if (isa<RankedTensorType>(arg.getType()))
+        a.shapes[arg] = shapeOf(in);
+    for (Operation &inner : body.without_terminator())
+      if (failed(visit(&inner)))
+        return failure();
+    auto yield = cast<fusion::YieldOp>(body.getTerminator());
+    for (auto [res, v] : llvm::zip(group.getResults(), yield.getValues()))
+      if (isa<RankedTensorType>(res.getType()) &&
+          failed(set(res, shapeOf(v), op)))
+        return failure();
+    return success();
+  }
+
+  /// The result shaped as `x`.
+  LogicalResult visitLike(Operation *op, Value x) {
+    return set(op->getResult(0), shapeOf(x), op);
+  }
+
+  /// The broadcast of all operands (elementwise ops).
+  LogicalResult visitBroadcasting(Operation *op) {
+    Value r = op->getResult(0);
+    int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+    auto dims = broadcast(op, SmallVector<Value>(op->getOperands()), rank);
+    if (failed(dims))
+      return failure();
+    return set(r, *dims, op);
+  }
+
+  /// `x` without (or, with `keep`, with 1 in) the reduced `axes`.
+  LogicalResult visitReduce(Operation *op, Value x, ArrayRef<int64_t> axes,
+                            bool keep) {
+    SmallVector<AffineExpr> in = shapeOf(x), out;
+    int64_t xr = in.size();
+    SmallVector<bool> reduced(xr, axes.empty());
+    for (int64_t ax : axes)
+      if (auto n = normalizeAxis(ax, xr))
+        reduced[*n] = true;
+    for (int64_t d = 0; d < xr; ++d)
+      if (!reduced[d])
+        out.push_back(in[d]);
+      else if (keep)
+        out.push_back(cst(1));
+    return set(op->getResult(0), out, op);
+  }
+
+  /// A norm: `x`'s shape, each parameter's dims equal to x's from `axis`.
+  LogicalResult
+  visitTrailingParams(Operation *op, Value x, int64_t axis,
+                      ArrayRef<std::pair<StringRef, Value>> params) {
+    SmallVector<AffineExpr> xs = shapeOf(x);
+    int64_t first = *normalizeAxis(axis, xs.size());
+    for (auto [name, p] : params) {
+      if (!p)
+        continue;
+      SmallVector<AffineExpr> ps = shapeOf(p);
+      for (size_t i = 0; i < ps.size(); ++i)
+        if (failed(unifyDims(ps[i], xs[first + i], op,
+                             name.str() + " dim " + std::to_string(i) +
+                                 " and x dim " + std::to_string(first + i) +
+                                 " differ")))
+          return failure();
+    }
+    return visitLike(op, x);
+  }
+
+  LogicalResult visitBatchNorm(BatchNormOp n) {
+    Operation *op = n.getOperation();
+    Value r = op->getResult(0);
+    return visitTrailingParams(op, n.getX(), 1, {}).succeeded()
+               ? [&]() -> LogicalResult {
+                   AffineExpr c = shapeOf(n.getX())[n.getAxis()];
+                   for (auto [name, p] :
+                        {std::pair<StringRef, Value>{"scale", n.getScale()},
+                         {"bias", n.getBias()},
+                         {"mean", n.getMean()},
+                         {"var", n.getVar()}})
+                     if (failed(unifyDims(shapeOf(p)[0], c, op,
+                                          name.str() +
+                                              " size and x's channels "
+                                              "(dim " +
+                                              std::to_string(
+                                                  n.getAxis()) +
+                                              ") differ")))
+                       return failure();
+                   return success();
+                 }()
+               : failure();
+  }
+
+  LogicalResult visitLinear(LinearOp l) {
+    Operation *op = l.getOperation();
+    Value r = op->getResult(0);
+    SmallVector<AffineExpr> x = shapeOf(l.getX()), w = shapeOf(l.getWeight());
+    if (failed(unifyDims(x.back(), w[1], op,
+                         "x's features (last dim) and weight dim 1 differ")))
+      return failure();
+    if (Value b = l.getBias())
+      if (failed(unifyDims(shapeOf(b)[0], w[0], op,
+                           "bias size and weight dim 0 differ")))
+        return failure();
+    SmallVector<AffineExpr> out(x.begin(), x.end() - 1);
+    out.push_back(w[0]);
+    return set(r, out, op);
+  }
+
+  LogicalResult visitMatmul(MatmulOp m) {
+    Operation *op = m.getOperation();
+    Value r = op->getResult(0);
+    int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+    SmallVector<AffineExpr> sa = shapeOf(m.getA()), sb = shapeOf(m.getB());
+    if (failed(unifyDims(sa.back(), sb[sb.size() - 2], op,
+                         "contracting dims differ (a's last dim vs b's "
+                         "second to last)")))
+      return failure();
+    SmallVector<AffineExpr> out;
+    int64_t batch = rank - 2;
+    for (int64_t d = 0; d < batch; ++d) {
+      AffineExpr first;
+      for (auto *s : {&sa, &sb}) {
+        int64_t od = d - (batch - ((int64_t)s->size() - 2));
+        if (od < 0)
+          continue;
+        AffineExpr e = a.resolve((*s)[od]);
+        if (constantOf(e) == 1)
+          continue;
+        if (!first)
+          first = e;
+        else if (failed(unifyDims(first, e, op,
+                                  "batch dim " + std::to_string(d) +
+                                      " of a and b differ")))
+          return failure();
+      }
+      out.push_back(first ? first : cst(1));
+    }
+    out.push_back(sa[sa.size() - 2]);
+    out.push_back(sb.back());
+    return set(r, out, op);
+  }
+
+  LogicalResult visitConv2d(Conv2dOp c) {
+    Operation *op = c.getOperation();
+    Value r = op->getResult(0);
+    SmallVector<AffineExpr> x = shapeOf(c.getX()), w = shapeOf(c.getWeight());
+    LayoutDims d = layoutDims(c.isChannelsLast());
+    if (failed(unifyDims(x[d.c], w[d.c] * c.getGroups(), op,
+                         "x's channels and the weight's input channels "
+                         "times groups differ")))
+      return failure();
+    if (Value b = c.getBias())
+      if (failed(unifyDims(shapeOf(b)[0], w[0], op,
+                           "bias size and output channels differ")))
+        return failure();
+    // Copies: the defaults are temporaries.
+    SmallVector<int64_t, 2> strides(
+        c.getStrides().value_or(ArrayRef<int64_t>{1, 1}));
+    SmallVector<int64_t, 2> dil(
+        c.getDilations().value_or(ArrayRef<int64_t>{1, 1}));
+    SmallVector<int64_t> p(c.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
+    if (p.size() == 2)
+      p = {p[0], p[1], p[0], p[1]};
+    SmallVector<AffineExpr> out(4);
+    out[d.n] = x[d.n];
+    out[d.c] = w[0];
+    for (int i = 0; i < 2; ++i) {
+      int64_t s = d.spatial(i);
+      auto k = constantOf(a.resolve(w[s]));
+      if (!k) {
+        out[s] = fresh();
+        continue;
+      }
+      FailureOr<AffineExpr> size =
+          window(op, x[s], p[i], p[i + 2], *k, strides[i], dil[i]);
+      if (failed(size))
+        return failure();
+      out[s] = *size;
+    }
+    return set(r, out, op);
+  }
+
+  LogicalResult visitPool(Operation *op) {
+    Value r = op->getResult(0);
+    ArrayRef<int64_t> k;
+    SmallVector<int64_t> strides, p;
+    bool channelsLast;
+    if (auto m = dyn_cast<MaxPool2dOp>(op)) {
+      k = m.getKernelSize();
+      strides = m.getStridesOrDefault();
+      p = m.getPaddingOrDefault();
+      channelsLast = m.isChannelsLast();
+    } else {
+      auto v = cast<AvgPool2dOp>(op);
+      k = v.getKernelSize();
+      strides = v.getStridesOrDefault();
+      p = v.getPaddingOrDefault();
+      channelsLast = v.isChannelsLast();
+    }
+    LayoutDims d = layoutDims(channelsLast);
+    SmallVector<AffineExpr> x = shapeOf(op->getOperand(0));
+    SmallVector<AffineExpr> out = x;
+    for (int i = 0; i < 2; ++i) {
+      FailureOr<AffineExpr> size =
+          window(op, x[d.spatial(i)], p[i], p[i + 2], k[i], strides[i], 1);
+      if (failed(size))
+        return failure();
+      out[d.spatial(i)] = *size;
+    }
+    return set(r, out, op);
+  }
+
+  LogicalResult visitAttention(AttentionOp at) {
+    Operation *op = at.getOperation();
+    Value r = op->getResult(0);
+    int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+    SmallVector<AffineExpr> q = shapeOf(at.getQ()), k = shapeOf(at.getK()),
+                            v = shapeOf(at.getV());
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      if (failed(unifyDims(q[d], k[d], op,
+                           "q and k differ in dim " + std::to_string(d))) ||
+          failed(unifyDims(q[d], v[d], op,
+                           "q and v differ in dim " + std::to_string(d))))
+        return failure();
+    if (failed(unifyDims(q.back(), k.back(), op, "q and k head dims differ")) ||
+        failed(unifyDims(k[rank - 2], v[rank - 2], op,
+                         "k and v sequence lengths differ")))
+      return failure();
+    if (Value mask = at.getMask()) {
+      SmallVector<AffineExpr> scores(q.begin(), q.end() - 1), m = shapeOf(mask);
+      scores.push_back(k[rank - 2]);
+      for (size_t i = 0; i < m.size(); ++i) {
+        AffineExpr e = a.resolve(m[i]);
+        if (constantOf(e) == 1)
+          continue;
+        int64_t sd = scores.size() - m.size() + i;
+        if (failed(unifyDims(e, scores[sd], op,
+                             "mask dim " + std::to_string(i) +
+                                 " and the scores' dim " + std::to_string(sd) +
+                                 " differ")))
+          return failure();
+      }
+    }
+    SmallVector<AffineExpr> out(q.begin(), q.end() - 1);
+    out.push_back(v.back());
+    return set(r, out, op);
+  }
+
+  LogicalResult visitBroadcastTo(BroadcastToOp b) {
+    Operation *op = b.getOperation();
+    Value r = op->getResult(0);
+    int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+    auto rt = b.getType();
+    SmallVector<AffineExpr> x = shapeOf(b.getX());
+    SmallVector<AffineExpr> traced = traceShape(b.getShape(), rank);
+    SmallVector<AffineExpr> out;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t xd = d - (rank - (int64_t)x.size());
+      AffineExpr in = xd >= 0 ? a.resolve(x[xd]) : AffineExpr();
+      AffineExpr e;
+      if (!rt.isDynamicDim(d))
+        e = cst(rt.getDimSize(d));
+      else if (!traced.empty() && traced[d])
+        e = traced[d];
+      else if (!b.getShape() && in)
+        e = in;
+      else
+        e = fresh();
+      if (in && constantOf(in) != 1 &&
+          failed(unifyDims(in, e, op,
+                           "x dim " + std::to_string(xd) +
+                               " does not broadcast to result dim " +
+                               std::to_string(d))))
+        return failure();
+      out.push_back(e);
+    }
+    return set(r, out, op);
+  }
+
+  LogicalResult visitConcat(ConcatOp c) {
+    Operation *op = c.getOperation();
+    Value r = op->getResult(0);
+    int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+    int64_t axis = *normalizeAxis(c.getAxis(), rank);
+    SmallVector<AffineExpr> out = shapeOf(c.getInputs()[0]);
+    for (auto [i, in] : llvm::enumerate(c.getInputs().drop_front())) {
+      SmallVector<AffineExpr> s = shapeOf(in);
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == axis) {
+          out[d] = out[d] + s[d];
+          continue;
+        }
+        if (failed(unifyDims(out[d], s[d], op,
+                             "input 0 and input " + std::to_string(i + 1) +
+                                 " differ in dim " + std::to_string(d))))
+          return failure();
+      }
+    }
+    return set(r, out, op);
+  }
+
+  LogicalResult visitMaskSelect(MaskSelectOp m) {
+    Operation *op = m.getOperation();
+    Value r = op->getResult(0);
+    // The mask covers x's leading dims; the count is known only at run
+    // time (a fresh symbol), the rows keep x's trailing dims.
+    SmallVector<AffineExpr> x = shapeOf(m.getX()), mask = shapeOf(m.getMask());
+    for (size_t d = 0; d < mask.size() && d < x.size(); ++d)
+      if (failed(unifyDims(mask[d], x[d], op,
+                           "mask dim " + std::to_string(d) + " and x dim " +
+                               std::to_string(d) + " differ")))
+        return failure();
+    SmallVector<AffineExpr> out = {fresh()};
+    out.append(x.begin() + std::min(mask.size(), x.size()), x.end());
+    return set(r, out, op);
   }
 
   LogicalResult visitReshape(ReshapeOp op) {
@@ -487,22 +814,11 @@ private:
   unsigned nextUnknown = 0;
 };
 
+/// Derives the shape of `op`'s result from its operands' (one case per op
+/// family; the larger ones are methods of their own).
 LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
-  if (auto group = dyn_cast<fusion::GroupOp>(op)) {
-    Block &body = group.getBodyBlock();
-    for (auto [arg, in] : llvm::zip(body.getArguments(), group.getInputs()))
-      if (isa<RankedTensorType>(arg.getType()))
-        a.shapes[arg] = shapeOf(in);
-    for (Operation &inner : body.without_terminator())
-      if (failed(visit(&inner)))
-        return failure();
-    auto yield = cast<fusion::YieldOp>(body.getTerminator());
-    for (auto [res, v] : llvm::zip(group.getResults(), yield.getValues()))
-      if (isa<RankedTensorType>(res.getType()) &&
-          failed(set(res, shapeOf(v), op)))
-        return failure();
-    return success();
-  }
+  if (auto group = dyn_cast<fusion::GroupOp>(op))
+    return visitGroup(group);
   if (op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType())) {
     for (Value r : op->getResults())
@@ -510,237 +826,42 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
     return success();
   }
   Value r = op->getResult(0);
-  int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
-  auto like = [&](Value x) { return set(r, shapeOf(x), op); };
-  auto fromBroadcast = [&](ArrayRef<Value> operands) -> LogicalResult {
-    auto dims = broadcast(op, operands, rank);
-    if (failed(dims))
-      return failure();
-    return set(r, *dims, op);
-  };
-  auto reduce = [&](Value x, ArrayRef<int64_t> axes, bool keep) {
-    SmallVector<AffineExpr> in = shapeOf(x), out;
-    int64_t xr = in.size();
-    SmallVector<bool> reduced(xr, axes.empty());
-    for (int64_t ax : axes)
-      if (auto n = normalizeAxis(ax, xr))
-        reduced[*n] = true;
-    for (int64_t d = 0; d < xr; ++d)
-      if (!reduced[d])
-        out.push_back(in[d]);
-      else if (keep)
-        out.push_back(cst(1));
-    return set(r, out, op);
-  };
-  auto trailingParams = [&](Value x, int64_t axis,
-                            ArrayRef<std::pair<StringRef, Value>> params) {
-    SmallVector<AffineExpr> xs = shapeOf(x);
-    int64_t first = *normalizeAxis(axis, xs.size());
-    for (auto [name, p] : params) {
-      if (!p)
-        continue;
-      SmallVector<AffineExpr> ps = shapeOf(p);
-      for (size_t i = 0; i < ps.size(); ++i)
-        if (failed(unifyDims(ps[i], xs[first + i], op,
-                             name.str() + " dim " + std::to_string(i) +
-                                 " and x dim " + std::to_string(first + i) +
-                                 " differ")))
-          return failure();
-    }
-    return like(x);
-  };
-
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
-            CmpOp, SelectOp>([&](Operation *) {
-        return fromBroadcast(SmallVector<Value>(op->getOperands()));
-      })
+            CmpOp, SelectOp>([&](Operation *) { return visitBroadcasting(op); })
       .Case<GeluOp, CastOp, SoftmaxOp, LogSoftmaxOp>(
-          [&](Operation *) { return like(op->getOperand(0)); })
+          [&](Operation *) { return visitLike(op, op->getOperand(0)); })
       .Case([&](LayerNormOp n) {
-        return trailingParams(n.getX(), n.getAxis(),
-                              {{"weight", n.getWeight()}, {"bias", n.getBias()}});
+        return visitTrailingParams(
+            op, n.getX(), n.getAxis(),
+            {{"weight", n.getWeight()}, {"bias", n.getBias()}});
       })
       .Case([&](RmsNormOp n) {
-        return trailingParams(n.getX(), n.getAxis(), {{"weight", n.getWeight()}});
+        return visitTrailingParams(op, n.getX(), n.getAxis(),
+                                   {{"weight", n.getWeight()}});
       })
-      .Case([&](BatchNormOp n) {
-        return trailingParams(n.getX(), 1, {}).succeeded()
-                   ? [&]() -> LogicalResult {
-                       AffineExpr c = shapeOf(n.getX())[n.getAxis()];
-                       for (auto [name, p] :
-                            {std::pair<StringRef, Value>{"scale", n.getScale()},
-                             {"bias", n.getBias()},
-                             {"mean", n.getMean()},
-                             {"var", n.getVar()}})
-                         if (failed(unifyDims(shapeOf(p)[0], c, op,
-                                              name.str() +
-                                                  " size and x's channels "
-                                                  "(dim " +
-                                                  std::to_string(
-                                                      n.getAxis()) +
-                                                  ") differ")))
-                           return failure();
-                       return success();
-                     }()
-                   : failure();
-      })
+      .Case([&](BatchNormOp n) { return visitBatchNorm(n); })
       .Case([&](ReduceSumOp o) {
-        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+        return visitReduce(op, o.getX(), o.getAxes(), o.getKeepDims());
       })
       .Case([&](ReduceMeanOp o) {
-        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+        return visitReduce(op, o.getX(), o.getAxes(), o.getKeepDims());
       })
       .Case([&](ReduceMaxOp o) {
-        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+        return visitReduce(op, o.getX(), o.getAxes(), o.getKeepDims());
       })
       .Case([&](ReduceMinOp o) {
-        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+        return visitReduce(op, o.getX(), o.getAxes(), o.getKeepDims());
       })
       .Case([&](ReduceProdOp o) {
-        return reduce(o.getX(), o.getAxes(), o.getKeepDims());
+        return visitReduce(op, o.getX(), o.getAxes(), o.getKeepDims());
       })
-      .Case([&](LinearOp l) -> LogicalResult {
-        SmallVector<AffineExpr> x = shapeOf(l.getX()), w = shapeOf(l.getWeight());
-        if (failed(unifyDims(x.back(), w[1], op,
-                             "x's features (last dim) and weight dim 1 differ")))
-          return failure();
-        if (Value b = l.getBias())
-          if (failed(unifyDims(shapeOf(b)[0], w[0], op,
-                               "bias size and weight dim 0 differ")))
-            return failure();
-        SmallVector<AffineExpr> out(x.begin(), x.end() - 1);
-        out.push_back(w[0]);
-        return set(r, out, op);
-      })
-      .Case([&](MatmulOp m) -> LogicalResult {
-        SmallVector<AffineExpr> sa = shapeOf(m.getA()), sb = shapeOf(m.getB());
-        if (failed(unifyDims(sa.back(), sb[sb.size() - 2], op,
-                             "contracting dims differ (a's last dim vs b's "
-                             "second to last)")))
-          return failure();
-        SmallVector<AffineExpr> out;
-        int64_t batch = rank - 2;
-        for (int64_t d = 0; d < batch; ++d) {
-          AffineExpr first;
-          for (auto *s : {&sa, &sb}) {
-            int64_t od = d - (batch - ((int64_t)s->size() - 2));
-            if (od < 0)
-              continue;
-            AffineExpr e = a.resolve((*s)[od]);
-            if (constantOf(e) == 1)
-              continue;
-            if (!first)
-              first = e;
-            else if (failed(unifyDims(first, e, op,
-                                      "batch dim " + std::to_string(d) +
-                                          " of a and b differ")))
-              return failure();
-          }
-          out.push_back(first ? first : cst(1));
-        }
-        out.push_back(sa[sa.size() - 2]);
-        out.push_back(sb.back());
-        return set(r, out, op);
-      })
-      .Case([&](Conv2dOp c) -> LogicalResult {
-        SmallVector<AffineExpr> x = shapeOf(c.getX()), w = shapeOf(c.getWeight());
-        LayoutDims d = layoutDims(c.isChannelsLast());
-        if (failed(unifyDims(x[d.c], w[d.c] * c.getGroups(), op,
-                             "x's channels and the weight's input channels "
-                             "times groups differ")))
-          return failure();
-        if (Value b = c.getBias())
-          if (failed(unifyDims(shapeOf(b)[0], w[0], op,
-                               "bias size and output channels differ")))
-            return failure();
-        // Copies: the defaults are temporaries.
-        SmallVector<int64_t, 2> strides(
-            c.getStrides().value_or(ArrayRef<int64_t>{1, 1}));
-        SmallVector<int64_t, 2> dil(
-            c.getDilations().value_or(ArrayRef<int64_t>{1, 1}));
-        SmallVector<int64_t> p(c.getPadding().value_or(ArrayRef<int64_t>{0, 0}));
-        if (p.size() == 2)
-          p = {p[0], p[1], p[0], p[1]};
-        SmallVector<AffineExpr> out(4);
-        out[d.n] = x[d.n];
-        out[d.c] = w[0];
-        for (int i = 0; i < 2; ++i) {
-          int64_t s = d.spatial(i);
-          auto k = constantOf(a.resolve(w[s]));
-          if (!k) {
-            out[s] = fresh();
-            continue;
-          }
-          FailureOr<AffineExpr> size =
-              window(op, x[s], p[i], p[i + 2], *k, strides[i], dil[i]);
-          if (failed(size))
-            return failure();
-          out[s] = *size;
-        }
-        return set(r, out, op);
-      })
-      .Case<MaxPool2dOp, AvgPool2dOp>([&](Operation *) -> LogicalResult {
-        ArrayRef<int64_t> k;
-        SmallVector<int64_t> strides, p;
-        bool channelsLast;
-        if (auto m = dyn_cast<MaxPool2dOp>(op)) {
-          k = m.getKernelSize();
-          strides = m.getStridesOrDefault();
-          p = m.getPaddingOrDefault();
-          channelsLast = m.isChannelsLast();
-        } else {
-          auto v = cast<AvgPool2dOp>(op);
-          k = v.getKernelSize();
-          strides = v.getStridesOrDefault();
-          p = v.getPaddingOrDefault();
-          channelsLast = v.isChannelsLast();
-        }
-        LayoutDims d = layoutDims(channelsLast);
-        SmallVector<AffineExpr> x = shapeOf(op->getOperand(0));
-        SmallVector<AffineExpr> out = x;
-        for (int i = 0; i < 2; ++i) {
-          FailureOr<AffineExpr> size = window(op, x[d.spatial(i)], p[i],
-                                              p[i + 2], k[i], strides[i], 1);
-          if (failed(size))
-            return failure();
-          out[d.spatial(i)] = *size;
-        }
-        return set(r, out, op);
-      })
-      .Case([&](AttentionOp at) -> LogicalResult {
-        SmallVector<AffineExpr> q = shapeOf(at.getQ()), k = shapeOf(at.getK()),
-                                v = shapeOf(at.getV());
-        for (int64_t d = 0; d + 2 < rank; ++d)
-          if (failed(unifyDims(q[d], k[d], op,
-                               "q and k differ in dim " + std::to_string(d))) ||
-              failed(unifyDims(q[d], v[d], op,
-                               "q and v differ in dim " + std::to_string(d))))
-            return failure();
-        if (failed(unifyDims(q.back(), k.back(), op,
-                             "q and k head dims differ")) ||
-            failed(unifyDims(k[rank - 2], v[rank - 2], op,
-                             "k and v sequence lengths differ")))
-          return failure();
-        if (Value mask = at.getMask()) {
-          SmallVector<AffineExpr> scores(q.begin(), q.end() - 1), m = shapeOf(mask);
-          scores.push_back(k[rank - 2]);
-          for (size_t i = 0; i < m.size(); ++i) {
-            AffineExpr e = a.resolve(m[i]);
-            if (constantOf(e) == 1)
-              continue;
-            int64_t sd = scores.size() - m.size() + i;
-            if (failed(unifyDims(e, scores[sd], op,
-                                 "mask dim " + std::to_string(i) +
-                                     " and the scores' dim " +
-                                     std::to_string(sd) + " differ")))
-              return failure();
-          }
-        }
-        SmallVector<AffineExpr> out(q.begin(), q.end() - 1);
-        out.push_back(v.back());
-        return set(r, out, op);
-      })
+      .Case([&](LinearOp l) { return visitLinear(l); })
+      .Case([&](MatmulOp m) { return visitMatmul(m); })
+      .Case([&](Conv2dOp c) { return visitConv2d(c); })
+      .Case<MaxPool2dOp, AvgPool2dOp>(
+          [&](Operation *) { return visitPool(op); })
+      .Case([&](AttentionOp at) { return visitAttention(at); })
       .Case([&](TransposeOp t) {
         SmallVector<AffineExpr> x = shapeOf(t.getX()), out;
         for (int64_t p : t.getPermutation())
@@ -748,85 +869,30 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         return set(r, out, op);
       })
       .Case([&](ReshapeOp re) { return visitReshape(re); })
-      .Case([&](BroadcastToOp b) -> LogicalResult {
-        auto rt = b.getType();
-        SmallVector<AffineExpr> x = shapeOf(b.getX());
-        SmallVector<AffineExpr> traced = traceShape(b.getShape(), rank);
-        SmallVector<AffineExpr> out;
-        for (int64_t d = 0; d < rank; ++d) {
-          int64_t xd = d - (rank - (int64_t)x.size());
-          AffineExpr in = xd >= 0 ? a.resolve(x[xd]) : AffineExpr();
-          AffineExpr e;
-          if (!rt.isDynamicDim(d))
-            e = cst(rt.getDimSize(d));
-          else if (!traced.empty() && traced[d])
-            e = traced[d];
-          else if (!b.getShape() && in)
-            e = in;
-          else
-            e = fresh();
-          if (in && constantOf(in) != 1 &&
-              failed(unifyDims(in, e, op,
-                               "x dim " + std::to_string(xd) +
-                                   " does not broadcast to result dim " +
-                                   std::to_string(d))))
-            return failure();
-          out.push_back(e);
-        }
-        return set(r, out, op);
-      })
-      .Case([&](ConcatOp c) -> LogicalResult {
-        int64_t axis = *normalizeAxis(c.getAxis(), rank);
-        SmallVector<AffineExpr> out = shapeOf(c.getInputs()[0]);
-        for (auto [i, in] : llvm::enumerate(c.getInputs().drop_front())) {
-          SmallVector<AffineExpr> s = shapeOf(in);
-          for (int64_t d = 0; d < rank; ++d) {
-            if (d == axis) {
-              out[d] = out[d] + s[d];
-              continue;
-            }
-            if (failed(unifyDims(out[d], s[d], op,
-                                 "input 0 and input " + std::to_string(i + 1) +
-                                     " differ in dim " + std::to_string(d))))
-              return failure();
-          }
-        }
-        return set(r, out, op);
-      })
+      .Case([&](BroadcastToOp b) { return visitBroadcastTo(b); })
+      .Case([&](ConcatOp c) { return visitConcat(c); })
       .Case([&](SliceOp s) { return visitSlice(s); })
       .Case([&](GatherOp g) {
-        SmallVector<AffineExpr> x = shapeOf(g.getX()), idx = shapeOf(g.getIndices());
+        SmallVector<AffineExpr> x = shapeOf(g.getX()),
+                                idx = shapeOf(g.getIndices());
         int64_t axis = *normalizeAxis(g.getAxis(), x.size());
         SmallVector<AffineExpr> out(x.begin(), x.begin() + axis);
         llvm::append_range(out, idx);
         out.append(x.begin() + axis + 1, x.end());
         return set(r, out, op);
       })
-      .Case([&](GatherElementsOp g) { return like(g.getIndices()); })
-      .Case([&](MaskSelectOp m) -> LogicalResult {
-        // The mask covers x's leading dims; the count is known only at run
-        // time (a fresh symbol), the rows keep x's trailing dims.
-        SmallVector<AffineExpr> x = shapeOf(m.getX()), mask = shapeOf(m.getMask());
-        for (size_t d = 0; d < mask.size() && d < x.size(); ++d)
-          if (failed(unifyDims(mask[d], x[d], op,
-                               "mask dim " + std::to_string(d) +
-                                   " and x dim " + std::to_string(d) +
-                                   " differ")))
-            return failure();
-        SmallVector<AffineExpr> out = {fresh()};
-        out.append(x.begin() + std::min(mask.size(), x.size()), x.end());
-        return set(r, out, op);
-      })
+      .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
+      .Case([&](MaskSelectOp m) { return visitMaskSelect(m); })
       .Case([&](NonzeroOp n) {
-        SmallVector<AffineExpr> out = {
-            fresh(), cst((int64_t)shapeOf(n.getX()).size())};
+        SmallVector<AffineExpr> out = {fresh(),
+                                       cst((int64_t)shapeOf(n.getX()).size())};
         return set(r, out, op);
       })
-      .Case([&](tensor::CastOp c) { return like(c.getSource()); })
+      .Case([&](tensor::CastOp c) { return visitLike(op, c.getSource()); })
       .Default([&](Operation *) {
         // tcc's unary ops: the operand's shape.
         if (isUnaryElementwise(op))
-          return like(op->getOperand(0));
+          return visitLike(op, op->getOperand(0));
         // Unknown to the analysis (or data-dependent): static dims from the
         // type, run-time symbols for the rest.
         shapeOf(r);
@@ -850,13 +916,14 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
   SmallVector<std::string> userNames;
   for (BlockArgument arg : func.getArguments()) {
     auto t = dyn_cast<RankedTensorType>(arg.getType());
-    auto attr = func.getArgAttrOfType<ShapeAttr>(arg.getArgNumber(), kShapeAttr);
+    auto attr =
+        func.getArgAttrOfType<ShapeAttr>(arg.getArgNumber(), kShapeAttr);
     if (!attr)
       continue;
     if (!t || attr.getRank() != t.getRank())
-      return func.emitError() << "argument " << arg.getArgNumber()
-                              << ": #tcc.shape has " << attr.getRank()
-                              << " dims but the type is " << arg.getType();
+      return func.emitError()
+             << "argument " << arg.getArgNumber() << ": #tcc.shape has "
+             << attr.getRank() << " dims but the type is " << arg.getType();
     argDims[arg.getArgNumber()] = attr.getDims(userNames);
   }
   for (const std::string &n : userNames)
@@ -897,15 +964,13 @@ SymbolicShapeAnalysis::run(func::FuncOp func,
           return func.emitError()
                  << "argument " << i << " dim " << d << ": " << a.str(e)
                  << " uses a name that no argument dim is";
-        if (!t.isDynamicDim(d) && failed(a.unify(e, deriver.cst(t.getDimSize(d)),
-                                                 func, [&] {
-                                                   return "argument " +
-                                                          std::to_string(i) +
-                                                          " dim " +
-                                                          std::to_string(d) +
-                                                          " is named but its "
-                                                          "type says";
-                                                 })))
+        if (!t.isDynamicDim(d) &&
+            failed(a.unify(e, deriver.cst(t.getDimSize(d)), func, [&] {
+              return "argument " + std::to_string(i) + " dim " +
+                     std::to_string(d) +
+                     " is named but its "
+                     "type says";
+            })))
           return failure();
       }
     }
@@ -1102,7 +1167,8 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
     }
     SmallVector<AffineExpr> dims =
         refineSignature ? refine(arg) : getShape(arg);
-    if (!dims.empty() && (hasSymbol(dims) || func.getArgAttr(arg.getArgNumber(), kShapeAttr)))
+    if (!dims.empty() &&
+        (hasSymbol(dims) || func.getArgAttr(arg.getArgNumber(), kShapeAttr)))
       func.setArgAttr(arg.getArgNumber(), kShapeAttr,
                       ShapeAttr::get(ctx, dims, names));
   }
@@ -1157,7 +1223,8 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
     if (binding[i] || !s.fromInputs)
       continue;
     if (s.min > 0 && s.max != kNoMax)
-      add(std::to_string(s.min) + " <= " + s.name + " <= " + std::to_string(s.max));
+      add(std::to_string(s.min) + " <= " + s.name +
+          " <= " + std::to_string(s.max));
     else if (s.min > 0)
       add(s.name + " >= " + std::to_string(s.min));
     else if (s.max != kNoMax)
@@ -1170,8 +1237,8 @@ void SymbolicShapeAnalysis::annotate(func::FuncOp func) {
     if (constantOf(e) || !isInputExpr(e))
       continue;
     if (f.min != INT64_MIN && f.max != kNoMax)
-      add(std::to_string(f.min) + " <= " + str(e) + " <= " +
-          std::to_string(f.max));
+      add(std::to_string(f.min) + " <= " + str(e) +
+          " <= " + std::to_string(f.max));
     else if (f.min != INT64_MIN)
       add(str(e) + " >= " + std::to_string(f.min));
     else if (f.max != kNoMax)
@@ -1224,8 +1291,8 @@ trustedConstraints(func::FuncOp func, SmallVectorImpl<std::string> &names) {
     auto text = dyn_cast<StringAttr>(attr);
     if (!text)
       continue;
-    auto c = parseSymbolConstraint(text.getValue(), func.getContext(), names,
-                                   error);
+    auto c =
+        parseSymbolConstraint(text.getValue(), func.getContext(), names, error);
     if (succeeded(c))
       out.push_back(*c);
   }
@@ -1317,7 +1384,8 @@ bool mlir::tcc::expectAtLeast(Value v, ArrayRef<int64_t> dims,
   SmallVector<std::string> names;
   std::optional<SmallVector<AffineExpr>> shape = readShapeAnnotation(v, names);
   if (!func || !shape) // not annotated: each dynamic dim its own symbol
-    return llvm::count_if(dims, [&](int64_t d) { return t.isDynamicDim(d); }) >= 2;
+    return llvm::count_if(dims, [&](int64_t d) { return t.isDynamicDim(d); }) >=
+           2;
   AffineExpr product = getAffineConstantExpr(1, v.getContext());
   for (int64_t d : dims)
     product = product * (*shape)[d];

@@ -4,7 +4,7 @@
 
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
-#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+#include "tcc/Dialect/TCCLib/IR/TCCLibOps.h"
 #include "tcc/InitAll.h"
 
 #include "mlir/CAPI/IR.h"
@@ -16,8 +16,8 @@
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TCC, tcc, mlir::tcc::TCCDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Fusion, fusion,
                                       mlir::tcc::fusion::FusionDialect)
-MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TCCGPU, tcc_gpu,
-                                      mlir::tcc::tcc_gpu::TCCGPUDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TCCLib, tcc_lib,
+                                      mlir::tcc::tcc_lib::TCCLibDialect)
 
 void tccRegisterAllDialects(MlirDialectRegistry registry) {
   mlir::tcc::registerAllDialects(*unwrap(registry));

@@ -54,6 +54,9 @@ MlirLogicalResult tccBuildTCCToLinalgPipeline(MlirOpPassManager pm,
                                               MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData) {
-  return build<mlir::tcc::CPUPipelineOptions>(pm, options, errorCallback, userData,
-                                        mlir::tcc::buildTCCToLinalgPipeline);
+  return build<mlir::tcc::CPUPipelineOptions>(
+      pm, options, errorCallback, userData,
+      [](OpPassManager &pm, const mlir::tcc::CPUPipelineOptions &options) {
+        mlir::tcc::buildTCCToLinalgPipeline(pm, options);
+      });
 }

@@ -1,7 +1,7 @@
-//===- CUBLASLtGemm.cpp - tcc_gpu.gemm on cuBLASLt --------------*- C++ -*-===//
+//===- CUBLASLtGemm.cpp - tcc_lib.gemm on cuBLASLt --------------*- C++ -*-===//
 //
 // `tccGemm(stream, desc)`: what tcc-gpu-library-calls makes of each
-// tcc_gpu.gemm (the fields of `desc` are in include/tcc/Runtime/GemmCall.h).
+// tcc_lib.gemm (the fields of `desc` are in include/tcc/Runtime/GemmCall.h).
 //
 // cuBLASLt is loaded with dlopen on the first product (TCC_CUBLASLT names
 // the file, else libcublasLt.so.13 or .12 from the loader's path), so a

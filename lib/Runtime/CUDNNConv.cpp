@@ -1,7 +1,7 @@
-//===- CUDNNConv.cpp - tcc_gpu.conv2d on cuDNN ------------------*- C++ -*-===//
+//===- CUDNNConv.cpp - tcc_lib.conv2d on cuDNN ------------------*- C++ -*-===//
 //
 // `tccConv(stream, desc)`: what the host code calls for each
-// tcc_gpu.conv2d (the fields of `desc` are in include/tcc/Runtime/
+// tcc_lib.conv2d (the fields of `desc` are in include/tcc/Runtime/
 // ConvCall.h).
 //
 // cuDNN is loaded with dlopen on the first convolution (TCC_CUDNN names

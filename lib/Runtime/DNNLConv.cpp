@@ -1,4 +1,4 @@
-//===- DNNLConv.cpp - tcc_gpu.conv2d on the host, through oneDNN -*- C++ -*-===//
+//===- DNNLConv.cpp - tcc_lib.conv2d on the host, through oneDNN -*- C++ -*-===//
 //
 // `tccHostConv(null, desc)`: what the cpu pipeline's code calls for each
 // host library convolution (the fields of `desc` are in include/tcc/

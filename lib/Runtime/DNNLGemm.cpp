@@ -1,4 +1,4 @@
-//===- DNNLGemm.cpp - tcc_gpu.gemm on the host, through oneDNN -*- C++ -*-===//
+//===- DNNLGemm.cpp - tcc_lib.gemm on the host, through oneDNN -*- C++ -*-===//
 //
 // `tccHostGemm(null, desc)`: what the cpu pipeline's code calls for each
 // host library matrix product (tcc-linear-to-library; the fields of `desc`

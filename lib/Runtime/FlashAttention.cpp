@@ -1,7 +1,7 @@
-//===- FlashAttention.cpp - tcc_gpu.attention's runtime ---------*- C++ -*-===//
+//===- FlashAttention.cpp - tcc_lib.attention's runtime ---------*- C++ -*-===//
 //
 // `tccAttention(stream, desc)`: what the host code calls for each
-// tcc_gpu.attention (the fields of `desc` are in
+// tcc_lib.attention (the fields of `desc` are in
 // include/tcc/Runtime/AttentionCall.h). It checks the call against what
 // the kernels of FlashAttention.cu take, picks one (element type, head
 // dim, vector or element accesses; f32 has one, on the CUDA cores) and

@@ -225,6 +225,12 @@ bool allClose(const HostTensor &actual, const HostTensor &expected, double rtol,
   return false;
 }
 
+Tolerances defaultTolerances(DType dtype, double rtol, double atol) {
+  bool half = dtype == DType::F16 || dtype == DType::BF16;
+  return {rtol >= 0 ? rtol : (half ? 2e-2 : 1e-4),
+          atol >= 0 ? atol : (half ? 2e-2 : 1e-5)};
+}
+
 Checksum checksum(const HostTensor &t) {
   Checksum c;
   const int64_t n = t.numElements();

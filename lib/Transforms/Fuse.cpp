@@ -23,6 +23,7 @@
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Target/Target.h"
 #include "tcc/Transforms/FusionCostModel.h"
 #include "tcc/Transforms/FusionPreparation.h"
 #include "tcc/Transforms/FusionReport.h"
@@ -206,32 +207,32 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<FusionTarget> target = FusionTarget::get(targetName);
-    if (!target) {
-      getOperation().emitError()
-          << "fuse: unknown target '" << targetName
-          << "' (expected cpu or cuda)";
+    std::string error;
+    FailureOr<TargetAttr> targetAttr =
+        resolveTarget(getOperation(), targetName, error);
+    if (failed(targetAttr)) {
+      getOperation().emitError() << "fuse: " << error;
       return signalPassFailure();
     }
+    FusionTarget target = FusionTarget::of(*targetAttr);
     FusionReport fusionReport;
-    fusionReport.target = target->name.str();
+    fusionReport.target = target.name.str();
     for (const std::string &entry : reportSizes) {
-      auto [name, value] = StringRef(entry).split('=');
-      int64_t v;
-      if (name.empty() || value.trim().getAsInteger(10, v)) {
+      std::optional<SizeBinding> binding = parseSizeBinding(entry);
+      if (!binding) {
         getOperation().emitError()
             << "fuse: report-sizes entry '" << entry
             << "' is not NAME=VALUE";
         return signalPassFailure();
       }
-      fusionReport.sizes[name.trim().str()] = v;
+      fusionReport.sizes[binding->name] = binding->value;
     }
     bool wantReport = !reportFile.empty() || !dotFile.empty() || report;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.getBody().hasOneBlock())
         continue;
       ReportFunction reportFunc;
-      if (failed(fuseFunction(func, *target, wantReport, fusionReport.sizes,
+      if (failed(fuseFunction(func, target, wantReport, fusionReport.sizes,
                               reportFunc)))
         return signalPassFailure();
       if (wantReport)

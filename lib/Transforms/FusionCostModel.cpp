@@ -9,23 +9,20 @@
 using namespace mlir;
 using namespace mlir::tcc;
 
-std::optional<FusionTarget> FusionTarget::get(StringRef name) {
-  // CPU: this class of machine (2 AVX-512 cores, 20-40 GB/s of DRAM
-  // bandwidth, ~100-300 GFLOP/s of vector arithmetic); a group costs a call
-  // and, when large, an OpenMP fork (~2 us); on-chip: half of a core's
-  // 2 MiB L2.
-  if (name == "cpu")
-    return FusionTarget{"cpu", /*flopsPerByte=*/8.0,
-                        /*launchBytes=*/32.0 * 1024, /*onChipBytes=*/1 << 20,
-                        /*maxGroupInputs=*/16, /*packsInGroup=*/true};
-  // CUDA (H200): 67 TFLOP/s fp32 over 4.8 TB/s; a launch is ~3 us, i.e.
-  // ~14 MB of traffic; 228 KiB of shared memory per SM.
-  if (name == "cuda")
-    return FusionTarget{"cuda", /*flopsPerByte=*/14.0,
-                        /*launchBytes=*/14.0 * 1024 * 1024,
-                        /*onChipBytes=*/228 * 1024, /*maxGroupInputs=*/32,
-                        /*packsInGroup=*/false};
-  return std::nullopt;
+FusionTarget FusionTarget::of(TargetAttr target) {
+  double bandwidth = double(target.getBandwidth());
+  FusionTarget t;
+  t.name = target.getKind();
+  t.flopsPerByte = double(target.getPeakFlops()) / bandwidth;
+  t.launchBytes = double(target.getLaunchNs()) * bandwidth / 1e9;
+  t.onChipBytes = target.getOnChipBytes();
+  // A CPU loop body streams its inputs through 32 vector registers and the
+  // prefetchers; a GPU thread has more registers to hold them.
+  t.maxGroupInputs = target.isCPU() ? 16 : 32;
+  // The CPU packs a merged contraction's weights in the group's own loops;
+  // on the GPU each strided copy is a launch of its own.
+  t.packsInGroup = target.isCPU();
+  return t;
 }
 
 int64_t mlir::tcc::estimateElements(Value v) {

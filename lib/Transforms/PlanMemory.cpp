@@ -16,6 +16,7 @@
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Target/Target.h"
 #include "tcc/Transforms/MemoryPlan.h"
 #include "tcc/Transforms/MemoryPlanReport.h"
 #include "tcc/Transforms/Passes.h"
@@ -164,6 +165,8 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
 
   std::map<std::string, int64_t> binding;
   MemoryPlanReport planReport;
+  /// The target's alignment for planned buffers (the option overrides it).
+  int64_t targetAlignment = 64;
 
   void runOnOperation() override {
     if (alignment < 0 || (alignment & (alignment - 1))) {
@@ -172,11 +175,14 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
           << static_cast<int64_t>(alignment);
       return signalPassFailure();
     }
-    if (target != "cpu" && target != "cuda") {
-      emitError(getOperation().getLoc(), "plan-memory: unknown target '")
-          << target << "' (expected cpu or cuda)";
+    std::string error;
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(getOperation(), target, error);
+    if (failed(resolved)) {
+      emitError(getOperation().getLoc(), "plan-memory: ") << error;
       return signalPassFailure();
     }
+    targetAlignment = resolved->getAlignment();
     if (strategy != "best" && !parseStrategy(strategy)) {
       emitError(getOperation().getLoc(), "plan-memory: unknown strategy '")
           << strategy
@@ -184,14 +190,13 @@ struct PlanMemoryPass : tcc::impl::PlanMemoryPassBase<PlanMemoryPass> {
       return signalPassFailure();
     }
     for (const std::string &entry : reportSizes) {
-      auto [name, value] = StringRef(entry).split('=');
-      int64_t v;
-      if (name.trim().empty() || value.trim().getAsInteger(10, v)) {
+      std::optional<SizeBinding> size = parseSizeBinding(entry);
+      if (!size) {
         emitError(getOperation().getLoc(), "plan-memory: report-sizes entry '")
             << entry << "' is not NAME=VALUE";
         return signalPassFailure();
       }
-      binding[name.trim().str()] = v;
+      binding[size->name] = size->value;
     }
     planReport.sizes = binding;
     for (auto func : getOperation().getOps<func::FuncOp>())
@@ -380,7 +385,7 @@ bool PlanMemoryPass::reorderForPeak(func::FuncOp func,
 
 LogicalResult PlanMemoryPass::planFunction(func::FuncOp func) {
   MLIRContext *ctx = &getContext();
-  int64_t align = alignment ? alignment : (target == "cuda" ? 256 : 64);
+  int64_t align = alignment ? int64_t(alignment) : targetAlignment;
   // Sizes are expressions of the function's size symbols; a buffer whose
   // size needs a symbol the entry cannot read from an argument dim (a
   // data-dependent size) keeps its own allocation.

@@ -23,6 +23,7 @@
 #include "tcc/Transforms/Passes.h"
 
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
+#include "tcc/Target/Target.h"
 #include "tcc/Transforms/FusionPreparation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -317,13 +318,13 @@ void populateLayoutPropagationPatterns(RewritePatternSet &patterns) {
 /// Kernel speed per layout and relayout bandwidth of a target; the figures
 /// and the commands that measured them are in docs/layout.md.
 struct LayoutCostModel {
-  StringRef target;
+  TargetAttr target;
   bool library;
 
   /// Multiply-adds per second of a convolution in `layout`.
   double convMacsPerSecond(Conv2dOp conv, bool channelsLast) const {
     Type element = conv.getType().getElementType();
-    if (target == "cuda" && library) {
+    if (target.isCUDA() && library) {
       // cuDNN: Tensor Core kernels take NHWC; NCHW half-precision inputs
       // are transposed inside the library (measured on the H200: ~2x).
       if (element.isF16() || element.isBF16())
@@ -338,7 +339,9 @@ struct LayoutCostModel {
     // cuda): about alike in both layouts.
     return channelsLast ? kGeneratedNhwc : kGeneratedNchw;
   }
-  double bytesPerSecond() const { return target == "cuda" ? 3e12 : 8e9; }
+  double bytesPerSecond() const {
+    return double(target.getRelayoutBandwidth());
+  }
 
   /// Unknown sizes count as this many (a hint: batch and spatial dims
   /// scale both sides of the comparison alike).
@@ -404,12 +407,13 @@ struct SelectLayoutPass : tcc::impl::SelectLayoutPassBase<SelectLayoutPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (target != "cpu" && target != "cuda") {
-      func.emitError("select-layout: unknown target '")
-          << target << "' (cpu or cuda)";
+    std::string error;
+    FailureOr<TargetAttr> resolved = resolveTarget(func, target, error);
+    if (failed(resolved)) {
+      func.emitError("select-layout: ") << error;
       return signalPassFailure();
     }
-    LayoutCostModel model{target, library};
+    LayoutCostModel model{*resolved, library};
     // The convolutions the pass may turn channels-last.
     SmallVector<bool> candidate;
     // Patch convolutions become matrix products (fusion preparation):

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Analysis/SymbolicShapes.h"
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Transforms/Passes.h"
 
 namespace mlir::tcc {
@@ -28,15 +29,14 @@ struct SymbolicShapesPass
       return;
     SmallVector<std::pair<std::string, int64_t>> fixed;
     for (const std::string &item : specialize) {
-      auto [name, value] = StringRef(item).split('=');
-      int64_t v;
-      if (value.trim().getAsInteger(10, v) || v < 0) {
+      std::optional<SizeBinding> size = parseSizeBinding(item);
+      if (!size) {
         func.emitError() << "specialize: expected NAME=VALUE with a "
                             "non-negative integer, got '"
                          << item << "'";
         return signalPassFailure();
       }
-      fixed.push_back({name.trim().str(), v});
+      fixed.push_back({size->name, size->value});
     }
     FailureOr<SymbolicShapeAnalysis> analysis =
         SymbolicShapeAnalysis::run(func, fixed);

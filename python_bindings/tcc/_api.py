@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import threading
 from pathlib import Path
@@ -108,7 +107,11 @@ def _split_top_level(pipeline: str) -> list[str]:
     return [p for p in parts if p]
 
 
-_REPORTING_PASSES = ("fuse", "plan-memory")
+# The passes that write reports, by flag (tcc- names and their aliases),
+# and the key their report is returned under.
+_REPORTING_PASSES = {"fuse": "fuse", "tcc-fuse": "fuse",
+                     "plan-memory": "plan-memory",
+                     "tcc-plan-memory": "plan-memory"}
 
 
 def run_pipeline(module: Module, pipeline: str, *, reports: bool = False):
@@ -132,8 +135,9 @@ def run_pipeline(module: Module, pipeline: str, *, reports: bool = False):
                 m = re.fullmatch(r"([\w.-]+)(?:\{(.*)\})?", part, re.S)
                 if m and m.group(1) in _REPORTING_PASSES:
                     name, opts = m.group(1), (m.group(2) or "").strip()
-                    path = os.path.join(tmp, name + ".json")
-                    files[name] = path
+                    key = _REPORTING_PASSES[name]
+                    path = os.path.join(tmp, key + ".json")
+                    files[key] = path
                     opts = (opts + " " if opts else "") + f"report-file={path}"
                     part = f"{name}{{{opts}}}"
                 parts.append(part)
@@ -244,24 +248,6 @@ class Executable:
         return self._handle.last_run_seconds
 
 
-def _tool(name: str) -> str:
-    """A tcc tool: $TCC_BIN_DIR, then beside the package in a build tree or
-    an install prefix, then PATH."""
-    here = Path(__file__).resolve().parent
-    candidates = []
-    if os.environ.get("TCC_BIN_DIR"):
-        candidates.append(Path(os.environ["TCC_BIN_DIR"]) / name)
-    candidates += [here.parent.parent / "bin" / name,
-                   here.parent.parent.parent / "bin" / name]
-    for c in candidates:
-        if c.is_file() and os.access(c, os.X_OK):
-            return str(c)
-    found = shutil.which(name)
-    if not found:
-        raise TCCError(f"cannot find the {name} tool (set TCC_BIN_DIR)")
-    return found
-
-
 def compile(module: Module | str, *, target: str = "cpu",
             options: dict[str, Any] | str | None = None,
             output: str | os.PathLike | None = None):
@@ -270,8 +256,9 @@ def compile(module: Module | str, *, target: str = "cpu",
     target="cpu": JIT-compiled in this process; `options` are the CPU
     pipeline's (tcc-opt --tcc-cpu-pipeline's, e.g. {"fuse": False} or
     "gemm-library-min-macs=0"); returns an Executable.
-    target="cuda": a shared library built by tcc-compile --target=cuda
-    (`options`: its flags, e.g. {"chip": "sm_90"}), loaded with
+    target="cuda": a shared library built as tcc-compile --target=cuda
+    builds it (`options`: the cuda pipeline's, e.g. {"chip": "sm_90"}),
+    loaded with
     load_library; it runs where a CUDA driver is (an NVIDIA GPU machine);
     `output` keeps the library there."""
     module = _as_module(module)
@@ -292,25 +279,23 @@ def compile(module: Module | str, *, target: str = "cpu",
 def build_library(module: Module | str, *, target: str = "cpu",
                   options: dict[str, Any] | str | None = None,
                   output: str | os.PathLike | None = None) -> str:
-    """tcc-compile: an ahead-of-time shared library (tcc_model.h's ABI)."""
+    """An ahead-of-time shared library (tcc_model.h's ABI), built in this
+    process as tcc-compile builds it: `options` are the target's pipeline
+    options (tcc-opt --tcc-cpu-pipeline's or --tcc-cuda-pipeline's, e.g.
+    {"fuse": False, "mcpu": "x86-64-v3"} or {"chip": "sm_80"}). Returns the
+    library's path (a temporary directory's libmodel.so without
+    `output`)."""
     module = _as_module(module)
-    out_dir = tempfile.mkdtemp(prefix="tcc-lib-")
-    src = os.path.join(out_dir, "model.mlir")
-    Path(src).write_text(str(module))
-    lib = os.fspath(output) if output else os.path.join(out_dir,
-                                                        "libmodel.so")
-    args = [_tool("tcc-compile"), src, "-o", lib, f"--target={target}"]
-    if isinstance(options, str):
-        args += options.split()
-    elif options:
-        for key, value in options.items():
-            key = key.replace("_", "-")
-            args.append(f"--{key}" if value is True else f"--{key}={value}")
-    proc = subprocess.run(args, capture_output=True, text=True)
     if output:
-        shutil.rmtree(out_dir, ignore_errors=True)  # only the source was here
-    if proc.returncode != 0:
-        raise TCCError("tcc-compile failed", proc.stderr.strip().splitlines())
+        lib = os.fspath(output)
+    else:
+        lib = os.path.join(tempfile.mkdtemp(prefix="tcc-lib-"), "libmodel.so")
+    error = _extension().build_library(module._handle, target,
+                                       _options_string(options), lib)
+    if error is not None:
+        raise _fail(module._handle.context,
+                    "building the library failed: " + error.strip())
+    module._handle.context.take_diagnostics()
     return lib
 
 

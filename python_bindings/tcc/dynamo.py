@@ -65,7 +65,7 @@ def library_key(mlir: str, target: str, options) -> str:
 
 
 def _compile(imported, target, options, library_dir):
-    """An Executable (cpu JIT) or a Library (tcc-compile), from library_dir
+    """An Executable (cpu JIT) or a Library (ahead of time), from library_dir
     when it already holds this graph's library."""
     from . import _api
     if target == "cpu" and library_dir is None:
@@ -195,17 +195,17 @@ def make_backend(*, target: str = "cpu",
 
     target="cpu" JIT-compiles each graph with the cpu pipeline (`options`
     as tcc.compile takes them). target="cuda" builds each graph into a
-    tcc-compile cuda library (`options`: tcc-compile's flags) and calls it
-    on the CUDA tensors in place, on PyTorch's current stream: it needs
-    tcc's tools and an NVIDIA GPU on the same machine
+    cuda library in process (`options`: the cuda pipeline's, e.g.
+    {"chip": "sm_90"}) and calls it on the CUDA tensors in place, on
+    PyTorch's current stream: it needs an NVIDIA GPU on the same machine
     (benchmarks/gpu/prepare_dynamo_check.py checks the same libraries on a
     GPU machine without MLIR). With fallback=False, a graph tcc cannot take
     raises instead of running eagerly.
 
-    library_dir: graphs become tcc-compile libraries kept there, named by
+    library_dir: graphs become shared libraries kept there, named by
     library_key (the graph's tcc IR, target and options); a graph whose
     library is already there is loaded without compiling. Libraries built
-    where tcc's tools are serve a machine that has none (a GPU machine
+    where tcc is serve a machine that has none (a GPU machine
     without MLIR), and a later process starts without compiling."""
     if target not in ("cpu", "cuda"):
         raise ValueError(f"unknown target '{target}' (expected cpu or cuda)")

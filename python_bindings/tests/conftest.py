@@ -1,5 +1,5 @@
 """pytest set-up: the tcc package from a build tree (--tcc-build-dir, default
-build/), its tools for tcc-compile."""
+build/)."""
 import os
 import sys
 from pathlib import Path
@@ -17,7 +17,6 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     build = Path(config.getoption("--tcc-build-dir")).resolve()
     sys.path.insert(0, str(build / "python_packages"))
-    os.environ.setdefault("TCC_BIN_DIR", str(build / "bin"))
 
 
 @pytest.fixture

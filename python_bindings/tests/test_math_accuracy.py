@@ -1,5 +1,5 @@
 """Accuracy of the compiled f32 exp, erf and GELU (the CPU pipeline's own
-approximations, lib/Conversion/FusionToLoops/MathApproximations.cpp) over a
+approximations, lib/Codegen/CPU/MathApproximations.cpp) over a
 dense sweep and the special values, against Python's double-precision
 math.exp / math.erf: the independent answer.
 

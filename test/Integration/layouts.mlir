@@ -41,7 +41,7 @@ func.func @nhwc_ops(%x: tensor<?x9x9x4xf32>, %w: tensor<6x3x3x2xf32>, %b: tensor
 // reference runs it as written. Dynamic batch and spatial sizes.
 // RUN: tcc-opt %s --tcc-to-linalg 2>&1 | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @stage
-// IR: tcc_gpu.conv2d {{.+}} into memref<?x16x?x?xf32, strided<[?, 1, ?, 16]
+// IR: tcc_lib.conv2d {{.+}} into memref<?x16x?x?xf32, strided<[?, 1, ?, 16]
 // RUN: tcc-run %s --function=stage --input=2x16x12x10xf32=random --input=16xf32=random --check-reference | FileCheck %s --check-prefix=STAGE
 // Generated code only (the cost model keeps NCHW there).
 // RUN: tcc-run %s --function=stage --input=3x16x7x9xf32=random --input=16xf32=random --check-reference --no-library | FileCheck %s --check-prefix=STAGE

@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // UNSUPPORTED: cuda-device
 // tcc-run --device=cuda on a machine without a GPU: the function compiles
-// (tcc-compile --target=cuda, beside tcc-run) and loading the library is a
+// (in process, as tcc-compile --target=cuda builds it) and loading the library is a
 // clean error naming the missing driver; no temporary files are left.
 // RUN: rm -rf %t && mkdir %t
 // RUN: env TMPDIR=%t not tcc-run %s --device=cuda --input=2x4xf32=random --check-reference 2>&1 | FileCheck %s --check-prefix=NODRIVER

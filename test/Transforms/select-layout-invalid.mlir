@@ -1,6 +1,6 @@
 // RUN: tcc-opt %s --select-layout="target=tpu" --verify-diagnostics
 
-// expected-error @below {{select-layout: unknown target 'tpu' (cpu or cuda)}}
+// expected-error @below {{select-layout: unknown target 'tpu' (expected cpu or cuda)}}
 func.func @f() {
   return
 }

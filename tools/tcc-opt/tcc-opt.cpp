@@ -73,7 +73,7 @@ static LogicalResult configurePasses(PassManager &pm, StringRef argument,
   return success();
 }
 
-/// Sets the report options of the pipeline's `fuse` and `plan-memory`.
+/// Sets the report options of the pipeline's tcc-fuse and tcc-plan-memory.
 static LogicalResult configureReports(PassManager &pm) {
   if (!fusionReport.empty() || !fusionDot.empty()) {
     std::string options;
@@ -81,7 +81,7 @@ static LogicalResult configureReports(PassManager &pm) {
       options += "report-file=" + fusionReport + " ";
     if (!fusionDot.empty())
       options += "dot-file=" + fusionDot;
-    if (failed(configurePasses(pm, "fuse", options,
+    if (failed(configurePasses(pm, "tcc-fuse", options,
                                "--fusion-report/--fusion-dot")))
       return failure();
   }
@@ -93,7 +93,7 @@ static LogicalResult configureReports(PassManager &pm) {
       options += "svg-file=" + memoryPlanSvg + " ";
     if (!memoryReportSizes.empty())
       options += "report-sizes=" + memoryReportSizes;
-    if (failed(configurePasses(pm, "plan-memory", options,
+    if (failed(configurePasses(pm, "tcc-plan-memory", options,
                                "--memory-report/--memory-plan-svg")))
       return failure();
   }

@@ -1,7 +1,8 @@
 //===- tcc-run-lib.cpp - runs a tcc-compile library, no MLIR ----*- C++ -*-===//
 //
 //   tcc-run-lib libmodel.so --function=NAME --input=@x.npy|SPEC ...
-//       [--expected_output=@y.npy]... [--rtol=R --atol=A]
+//       [--expected_output=@y.npy]... [--rtol=R --atol=A] (default: as
+//       tcc-run, 1e-4 / 1e-5, 2e-2 for f16 and bf16 results)
 //       [--output=@y.npy]... [--benchmark=N] [--graph] [--stream]
 //
 // What tcc-run --library does, for machines without MLIR (the GPU machine
@@ -45,7 +46,9 @@ static bool startsWith(const char *arg, const char *prefix, std::string &rest) {
 int main(int argc, char **argv) {
   std::string library, function, value;
   std::vector<std::string> inputSpecs, expected, outputs;
-  double rtol = 1e-4, atol = 1e-6;
+  // Negative: the default for the result's dtype (defaultTolerances, as
+  // tcc-run compares).
+  double rtol = -1, atol = -1;
   unsigned benchmark = 0;
   bool graph = false, onStream = false;
   uint64_t seed = 0;
@@ -123,7 +126,8 @@ int main(int argc, char **argv) {
       if (!readNpy(path, want, error))
         return fail(error);
       std::string report;
-      bool ok = allClose(results[r], want, rtol, atol, report);
+      Tolerances tol = defaultTolerances(want.dtype, rtol, atol);
+      bool ok = allClose(results[r], want, tol.rtol, tol.atol, report);
       std::printf("[%s] result[%zu] %s the expected output (%s)%s%s\n",
                   ok ? "SUCCESS" : "FAILURE", r,
                   ok ? "matches" : "does not match",

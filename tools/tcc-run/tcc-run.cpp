@@ -5,39 +5,37 @@
 //           [--output=@y.npy]... [--expected_output=@y.npy]... [--benchmark=N]
 //           [--reference]
 // Compiles FILE with the CPU pipeline (or evaluates it with the reference
-// evaluator; or, with --device=cuda, builds it with tcc-compile
-// --target=cuda and runs it on the GPU), calls the function on the inputs
-// and prints, saves or checks the results. Every user error is a message
-// and exit code 1.
+// evaluator; or, with --device=cuda, builds it into a cuda library in
+// process, lib/AOT, and runs it on the GPU), calls the function on the
+// inputs and prints, saves or checks the results. Every user error is a
+// message and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ToolOptions.h"
+#include "tcc/AOT/LibraryWriter.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
-#include "tcc/Runtime/CachingAllocator.h"
 #include "tcc/ExecutionEngine/CPUExecutable.h"
 #include "tcc/InitAll.h"
 #include "tcc/Reference/Evaluator.h"
+#include "tcc/Runtime/CachingAllocator.h"
 #include "tcc/Runtime/InputSpec.h"
-#include "tcc/Runtime/ModelLibrary.h"
 #include "tcc/Runtime/MLIRTypes.h"
+#include "tcc/Runtime/ModelLibrary.h"
 #include "tcc/Runtime/Npy.h"
 #include "tcc/Runtime/TensorUtils.h"
-#include "../LayoutAndLibraryFlags.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -99,10 +97,10 @@ static cl::opt<Device> device(
     cl::values(
         clEnumValN(Device::CPU, "cpu", "this CPU, JIT-compiled (default)"),
         clEnumValN(Device::CUDA, "cuda",
-                   "an NVIDIA GPU: tcc-compile --target=cuda builds the "
-                   "function into a temporary library, run through the "
-                   "CUDA driver (inputs copied to the device, results "
-                   "back)")),
+                   "an NVIDIA GPU: the function is built into a temporary "
+                   "cuda library (as tcc-compile --target=cuda builds it), "
+                   "run through the CUDA driver (inputs copied to the "
+                   "device, results back)")),
     cl::init(Device::CPU));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of 'random' inputs"),
                               cl::init(0));
@@ -133,21 +131,9 @@ static cl::opt<std::string>
               cl::init(""));
 static cl::opt<std::string>
     fusionTarget("fusion-target",
-                 cl::desc("Target the fusion cost model weighs for (cpu, "
+                 cl::desc("Weigh fusion for this kind of target (cpu, "
                           "cuda); the code still runs on this CPU"),
-                 cl::init("cpu"));
-static cl::opt<bool> noFuse("no-fuse", cl::desc("Compile without fusion: every op a kernel of its own, by the same code generator"),
-                            cl::init(false));
-static cl::opt<bool> noVectorize("no-vectorize",
-                                 cl::desc("Compile without tiling and "
-                                          "vectorization"),
-                                 cl::init(false));
-static cl::opt<bool> noParallel("no-parallel",
-                                cl::desc("Compile single-threaded"),
-                                cl::init(false));
-static cl::opt<bool> noPlan("no-plan-memory",
-                            cl::desc("Compile without the memory plan"),
-                            cl::init(false));
+                 cl::init(""));
 static cl::opt<std::string> memoryReport(
     "memory-report", cl::value_desc("FILE"),
     cl::desc("Write the memory plan (JSON) to FILE; bytes are also "
@@ -174,10 +160,6 @@ static cl::opt<bool> memoryReorder(
     "memory-reorder",
     cl::desc("Reorder independent ops when that lowers the arena's peak"),
     cl::init(false));
-static cl::list<std::string> specialize(
-    "specialize", cl::CommaSeparated,
-    cl::desc("Fix size symbols to values (--specialize=B=8,S=197): a static "
-             "compile; the entry checks the inputs have those sizes"));
 static cl::opt<std::string> buckets(
     "buckets",
     cl::desc("Shape buckets: --buckets=B:1,8,64 compiles versions for "
@@ -193,15 +175,6 @@ static cl::opt<bool> verbose(
 static cl::opt<bool> printLLVMDialect(
     "print-llvm-dialect", cl::desc("Print the lowered module to stderr"),
     cl::init(false));
-
-/// Tolerances for comparing a result of `dtype`: the flags when given, else
-/// per-type defaults (halves round every op output, so they need more).
-static std::pair<double, double> tolerances(DType dtype) {
-  bool half = dtype == DType::F16 || dtype == DType::BF16;
-  double r = relTol >= 0 ? relTol : (half ? 2e-2 : 1e-4);
-  double a = absTol >= 0 ? absTol : (half ? 2e-2 : 1e-5);
-  return {r, a};
-}
 
 static int fail(const std::string &message) {
   llvm::errs() << "tcc-run: error: " << message << "\n";
@@ -221,58 +194,397 @@ static void onRuntimeCheckFailure(int) {
   _exit(1);
 }
 
-/// --device=cuda: `module` (the function to run and what it calls) built
-/// by tcc-compile, the tool beside this one, into a cuda library in a
-/// fresh directory `dir`; the library's path. tcc-compile's diagnostics go
-/// to stderr as they are.
-static FailureOr<std::string> compileForCUDA(ModuleOp module,
-                                             const char *argv0,
-                                             SmallString<128> &dir,
-                                             std::string &error) {
-  if (llvm::sys::fs::createUniqueDirectory("tcc-run-cuda", dir)) {
-    error = "cannot create a temporary directory";
-    return failure();
-  }
-  SmallString<128> source(dir), library(dir);
-  llvm::sys::path::append(source, "model.mlir");
-  llvm::sys::path::append(library, "libmodel.so");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(source, ec);
-    if (ec) {
-      error = "cannot write " + source.str().str();
-      return failure();
-    }
-    module.print(os);
-  }
-  SmallString<128> compiler(llvm::sys::path::parent_path(
-      llvm::sys::fs::getMainExecutable(argv0, (void *)&fail)));
-  llvm::sys::path::append(compiler, "tcc-compile");
-  std::vector<std::string> args = {compiler.str().str(), source.str().str(),
-                                   "--target=cuda", "-o",
-                                   library.str().str()};
-  if (noFuse)
-    args.push_back("--no-fuse");
-  if (!specialize.empty())
-    args.push_back("--specialize=" + llvm::join(specialize, ","));
-  std::vector<StringRef> argRefs(args.begin(), args.end());
-  std::string runError;
-  int rc = llvm::sys::ExecuteAndWait(compiler, argRefs, std::nullopt, {}, 0,
-                                     0, &runError);
-  if (rc != 0) {
-    error = "compiling for --device=cuda failed (" +
-            (runError.empty() ? "tcc-compile exited with " + std::to_string(rc)
-                              : runError) +
-            ")";
-    return failure();
-  }
-  return library.str().str();
-}
-
 static double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
   return v[i];
+}
+
+/// The function to run: --function, else the only public one, else main.
+static func::FuncOp pickFunction(ModuleOp module, std::string &name) {
+  name = functionName;
+  if (name.empty()) {
+    SmallVector<func::FuncOp> publics;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (f.isPublic() && !f.isExternal())
+        publics.push_back(f);
+    name = publics.size() == 1 ? publics.front().getName().str() : "main";
+  }
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func || func.isExternal())
+    return nullptr;
+  // Compile only what the call needs: drop the other functions nobody
+  // references (a broken neighbour does not break this run, and compile
+  // time does not grow with the file).
+  for (auto other : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (other != func && SymbolTable::symbolKnownUseEmpty(other, module))
+      other.erase();
+  return func;
+}
+
+/// Seeded random inputs from `func`'s signature: sizes follow its size
+/// symbols (--sizes, else --dim-size), so tied dims agree and derived dims
+/// (a conv output fed back in) are computed.
+static LogicalResult makeRandomInputs(func::FuncOp func,
+                                      std::vector<HostTensor> &inputs,
+                                      std::string &error) {
+  if (dimSize < 0) {
+    error = "--dim-size must be >= 0";
+    return failure();
+  }
+  FailureOr<mlir::tcc::SymbolicShapeAnalysis> shapes =
+      mlir::tcc::SymbolicShapeAnalysis::run(func);
+  if (failed(shapes)) {
+    error = "--random-inputs: the function's shapes do not check";
+    return failure();
+  }
+  std::vector<int64_t> values(shapes->getNames().size(), dimSize.getValue());
+  for (const std::string &item : symbolSizes) {
+    std::optional<mlir::tcc::SizeBinding> size = mlir::tcc::parseSizeBinding(item);
+    if (!size) {
+      error = "--sizes: expected NAME=VALUE, got '" + item + "'";
+      return failure();
+    }
+    auto it = llvm::find(shapes->getNames(), size->name);
+    if (it == shapes->getNames().end()) {
+      error = "--sizes: no dim is named " + size->name;
+      return failure();
+    }
+    values[it - shapes->getNames().begin()] = size->value;
+  }
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    auto t = dyn_cast<RankedTensorType>(arg.getType());
+    std::optional<DType> dt =
+        t ? dtypeFromMLIRType(t.getElementType()) : std::nullopt;
+    if (!dt) {
+      error = "--random-inputs: argument " + std::to_string(i) +
+              " is not a tensor of a supported element type";
+      return failure();
+    }
+    SmallVector<AffineExpr> dims = shapes->getShape(arg);
+    std::vector<int64_t> shape;
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      std::optional<int64_t> v =
+          t.isDynamicDim(d) ? mlir::tcc::evaluateSymbolicExpr(dims[d], values)
+                            : std::optional<int64_t>(t.getDimSize(d));
+      shape.push_back(v && *v >= 0 ? *v : dimSize.getValue());
+    }
+    HostTensor h(*dt, shape);
+    fillRandom(h, seed, i);
+    inputs.push_back(std::move(h));
+  }
+  return success();
+}
+
+/// The flags only the CPU JIT has, given with --device=cuda.
+static std::vector<std::string> jitOnlyFlagsGiven() {
+  std::vector<std::string> given;
+  for (const cl::Option *o : std::initializer_list<const cl::Option *>{
+           &workspaceOpt, &memoryReorder, &buckets, &countAllocations,
+           &memoryReport, &memoryPlanSvg, &fusionReport, &fusionDot,
+           &fusionTarget, &printLLVMDialect, &noHostShapeChecks, &verbose})
+    if (o->getNumOccurrences())
+      given.push_back("--" + o->ArgStr.str());
+  return given;
+}
+
+/// --device=cuda: `module` built into a cuda library in a fresh directory
+/// `dir`; the library's path.
+static FailureOr<std::string> buildCUDALibrary(ModuleOp module,
+                                               SmallString<128> &dir,
+                                               std::string &error) {
+  std::unique_ptr<mlir::tcc::CUDAPipelineOptions> options =
+      tcc_tools::cudaPipelineOptions("--device=cpu", error);
+  if (!options)
+    return failure();
+  if (llvm::sys::fs::createUniqueDirectory("tcc-run-cuda", dir)) {
+    error = "cannot create a temporary directory";
+    return failure();
+  }
+  mlir::tcc::LibraryWriterOptions library;
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, "libmodel.so");
+  library.outputPath = path.str().str();
+  FailureOr<mlir::tcc::LoweredModule> lowered =
+      mlir::tcc::lowerForCUDA(module, *options, error);
+  if (failed(lowered) ||
+      failed(mlir::tcc::writeSharedLibrary(module, *lowered, library, error))) {
+    error = "compiling for --device=cuda failed: " + error;
+    return failure();
+  }
+  return library.outputPath;
+}
+
+/// The cpu pipeline's options from the flags, with the reports evaluated
+/// at this call's sizes (the size symbols that name whole argument dims).
+static std::unique_ptr<mlir::tcc::CPUPipelineOptions>
+jitOptions(func::FuncOp func, const std::vector<HostTensor> &inputs,
+           std::string &error) {
+  std::unique_ptr<mlir::tcc::CPUPipelineOptions> options =
+      tcc_tools::cpuPipelineOptions(error);
+  if (!options)
+    return nullptr;
+  options->fusionTarget = fusionTarget;
+  options->fusionReport = fusionReport;
+  options->fusionDot = fusionDot;
+  options->memoryReport = memoryReport;
+  options->memoryPlanSvg = memoryPlanSvg;
+  if (memoryReorder)
+    options->memoryReorder = true;
+  if (!workspaceOpt.empty())
+    options->workspace = true;
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    auto shape = func.getArgAttrOfType<mlir::tcc::ShapeAttr>(i, mlir::tcc::kShapeAttr);
+    if (!shape || i >= inputs.size())
+      continue;
+    for (auto [d, e] : llvm::enumerate(shape.getMap().getResults()))
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        if (d < inputs[i].shape.size())
+          options->fusionReportSizes.push_back(
+              shape.getSymbols()[sym.getPosition()].str() + "=" +
+              std::to_string(inputs[i].shape[d]));
+  }
+  return options;
+}
+
+/// --verbose: which compiled version a call on `inputs` runs.
+static void printDispatch(const mlir::tcc::CPUExecutable &exe, StringRef name,
+                          const std::vector<HostTensor> &inputs) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostTensor &t : inputs)
+    shapes.push_back(t.shape);
+  std::string dispatchError;
+  const mlir::tcc::FunctionSignature *sig = exe.dispatch(name, shapes, dispatchError);
+  if (!sig)
+    return;
+  std::vector<int64_t> values = sig->guards.symbolValues(shapes);
+  llvm::errs() << "tcc-run: running @" << sig->name;
+  if (sig->bucketDim >= 0)
+    llvm::errs() << " (bucket "
+                 << (sig->bucketMax == INT64_MAX ? std::string("any size")
+                     : sig->bucketMin == sig->bucketMax
+                         ? std::to_string(sig->bucketMin)
+                         : std::to_string(sig->bucketMin) + ".." +
+                               std::to_string(sig->bucketMax))
+                 << ")";
+  for (size_t i = 0; i < values.size(); ++i)
+    llvm::errs() << (i ? ", " : " with ") << sig->guards.names[i] << " = "
+                 << values[i];
+  llvm::errs() << "\n";
+}
+
+/// What runs the function: the JIT, a library (given or built for cuda),
+/// or the reference evaluator; and the state the call needs.
+struct Runner {
+  struct FreeDeleter {
+    void operator()(char *p) const { std::free(p); }
+  };
+  // Declared before the executable: it must outlive it.
+  std::unique_ptr<char, FreeDeleter> callerWorkspace;
+  std::unique_ptr<mlir::tcc::CPUExecutable> exe;
+  std::unique_ptr<ModelLibrary> library;
+  SmallString<128> cudaDir;
+  std::function<LogicalResult(std::string &)> invoke;
+
+  ~Runner() {
+    library.reset();
+    if (!cudaDir.empty())
+      llvm::sys::fs::remove_directories(cudaDir);
+  }
+
+  /// The compiled code's own time of the last call, in microseconds.
+  std::optional<double> lastCompiledMicros() const {
+    if (exe)
+      return exe->getLastCompiledSeconds() * 1e6;
+    if (library)
+      return library->getLastCallSeconds() * 1e6;
+    return std::nullopt;
+  }
+};
+
+static LogicalResult setUpRunner(Runner &runner, ModuleOp module,
+                                 func::FuncOp func, const std::string &name,
+                                 const std::vector<HostTensor> &inputs,
+                                 std::vector<HostTensor> &results,
+                                 std::string &error) {
+  std::string runLibrary = libraryPath;
+  if (device == Device::CUDA) {
+    if (!libraryPath.empty() || useReference) {
+      error = "--device=cuda compiles and runs the function: not with "
+              "--library or --reference";
+      return failure();
+    }
+    std::vector<std::string> jitOnly = jitOnlyFlagsGiven();
+    if (!jitOnly.empty()) {
+      error = llvm::join(jitOnly, ", ") + " applies to --device=cpu only";
+      return failure();
+    }
+    FailureOr<std::string> built =
+        buildCUDALibrary(module, runner.cudaDir, error);
+    if (failed(built))
+      return failure();
+    runLibrary = *built;
+  }
+  if (!runLibrary.empty()) {
+    if (useReference) {
+      error = "--library and --reference are exclusive";
+      return failure();
+    }
+    runner.library = ModelLibrary::open(runLibrary, error);
+    if (!runner.library)
+      return failure();
+    runner.invoke = [&runner, &name, &inputs, &results](std::string &err) {
+      return success(runner.library->call(name, inputs, results, err));
+    };
+    return success();
+  }
+  if (useReference) {
+    runner.invoke = [func, &inputs, &results](std::string &err) {
+      auto r = ::tcc::reference::evaluateFunction(func, inputs, err);
+      if (failed(r))
+        return failure();
+      results = std::move(*r);
+      return success();
+    };
+    return success();
+  }
+
+  std::unique_ptr<mlir::tcc::CPUPipelineOptions> options =
+      jitOptions(func, inputs, error);
+  if (!options)
+    return failure();
+  uint64_t workspaceBytes = 0;
+  if (!workspaceOpt.empty() && workspaceOpt != "grow" &&
+      StringRef(workspaceOpt).getAsInteger(10, workspaceBytes)) {
+    error = "--workspace takes a byte count or 'grow', got '" + workspaceOpt +
+            "'";
+    return failure();
+  }
+  std::optional<mlir::tcc::BucketSpec> bucketSpec;
+  if (!buckets.empty()) {
+    bucketSpec = mlir::tcc::BucketSpec::parse(buckets, error);
+    if (!bucketSpec)
+      return failure();
+  }
+  std::string dump;
+  runner.exe = mlir::tcc::CPUExecutable::compile(
+      module, *options, error, printLLVMDialect ? &dump : nullptr, bucketSpec);
+  if (!runner.exe)
+    return failure();
+  if (workspaceBytes) {
+    // 256-byte aligned, as a GPU plan would need; freed at exit.
+    runner.callerWorkspace.reset(static_cast<char *>(
+        std::aligned_alloc(256, (workspaceBytes + 255) / 256 * 256)));
+    runner.exe->getWorkspace().setCallerBuffer(runner.callerWorkspace.get(),
+                                               workspaceBytes);
+  }
+  if (printLLVMDialect)
+    llvm::errs() << dump << "\n";
+  runner.invoke = [&runner, &name, &inputs, &results](std::string &err) {
+    return runner.exe->call(name, inputs, results, err, !noHostShapeChecks);
+  };
+  if (verbose)
+    printDispatch(*runner.exe, name, inputs);
+  return success();
+}
+
+/// --count-allocations: the compiled code's heap allocations per call in
+/// the steady state (the first call has compiled nothing lazily).
+static LogicalResult countHeapAllocations(Runner &runner, size_t numResults,
+                                          std::string &error) {
+  constexpr int kCalls = 4;
+  uint64_t before = allocationCount();
+  for (int i = 0; i < kCalls; ++i)
+    if (failed(runner.invoke(error)))
+      return failure();
+  uint64_t perCall = (allocationCount() - before) / kCalls;
+  llvm::outs() << "heap allocations per call: " << perCall
+               << " (results: " << numResults << ")\n";
+  if (!workspaceOpt.empty())
+    llvm::outs() << "arena bytes per call: "
+                 << runner.exe->getWorkspace().lastRequestBytes() << "\n";
+  return success();
+}
+
+/// --benchmark: N timed calls after 3 warm-up ones.
+static void runBenchmark(Runner &runner) {
+  std::string error;
+  for (int i = 0; i < 3; ++i)
+    (void)runner.invoke(error);
+  std::vector<double> times, compiled;
+  for (unsigned i = 0; i < benchmark; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    (void)runner.invoke(error);
+    auto end = std::chrono::steady_clock::now();
+    times.push_back(
+        std::chrono::duration<double, std::micro>(end - start).count());
+    if (std::optional<double> c = runner.lastCompiledMicros())
+      compiled.push_back(*c);
+  }
+  llvm::outs() << llvm::format(
+      "benchmark: %u calls, median %.1f us, p90 %.1f us, p99 %.1f us\n",
+      benchmark.getValue(), percentile(times, 0.5), percentile(times, 0.9),
+      percentile(times, 0.99));
+  // The compiled code alone: without the host-side checks and the copy of
+  // the results into host tensors.
+  if (!compiled.empty())
+    llvm::outs() << llvm::format(
+        "compiled code: median %.1f us, p90 %.1f us, p99 %.1f us\n",
+        percentile(compiled, 0.5), percentile(compiled, 0.9),
+        percentile(compiled, 0.99));
+}
+
+/// Compares `results` with `expected`, one line per result; whether all
+/// match.
+static bool compareResults(const std::vector<HostTensor> &results,
+                           const std::vector<HostTensor> &expected,
+                           StringRef against) {
+  bool ok = expected.size() == results.size();
+  for (size_t i = 0; ok && i < results.size(); ++i) {
+    std::string report;
+    Tolerances tol = defaultTolerances(expected[i].dtype, relTol, absTol);
+    if (!allClose(results[i], expected[i], tol.rtol, tol.atol, report)) {
+      llvm::outs() << "[FAILED] result[" << i << "]"
+                   << (against.empty() ? "" : " differs from ") << against
+                   << ": " << report << "\n";
+      ok = false;
+    } else {
+      llvm::outs() << "[SUCCESS] result[" << i << "] matches"
+                   << (against.empty() ? "" : " ") << against << " ("
+                   << results[i].typeString() << ")\n";
+    }
+  }
+  return ok;
+}
+
+/// --output, then the printed results or checksums.
+static LogicalResult emitResults(const std::vector<HostTensor> &results,
+                                 std::string &error) {
+  if (outputSpecs.size() > results.size()) {
+    error = std::to_string(outputSpecs.size()) +
+            " --output given but the function has " +
+            std::to_string(results.size()) + " results";
+    return failure();
+  }
+  for (auto [i, spec] : llvm::enumerate(outputSpecs)) {
+    if (spec.empty() || spec[0] != '@') {
+      error = "--output must be @file.npy, got '" + spec + "'";
+      return failure();
+    }
+    if (!writeNpy(spec.substr(1), results[i], error))
+      return failure();
+  }
+  if (outputSpecs.empty() && expectedSpecs.empty() && !printChecksums)
+    for (auto [i, r] : llvm::enumerate(results))
+      llvm::outs() << "result[" << i << "]: " << formatTensor(r) << "\n";
+  if (printChecksums)
+    for (auto [i, r] : llvm::enumerate(results)) {
+      Checksum c = checksum(r);
+      llvm::outs() << llvm::format("result[%zu]: %s sum=%.6g abs_sum=%.6g\n",
+                                   i, r.typeString().c_str(), c.sum,
+                                   c.absSum);
+    }
+  return success();
 }
 
 int main(int argc, char **argv) {
@@ -285,10 +597,10 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
   if (!file)
-    return fail(errorMessage);
+    return fail(error);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
@@ -296,270 +608,44 @@ int main(int argc, char **argv) {
   if (!module)
     return fail("could not parse " + inputFile);
 
-  // Pick the function.
-  std::string name = functionName;
-  if (name.empty()) {
-    SmallVector<func::FuncOp> publics;
-    for (auto f : module->getOps<func::FuncOp>())
-      if (f.isPublic() && !f.isExternal())
-        publics.push_back(f);
-    if (publics.size() == 1)
-      name = publics.front().getName().str();
-    else
-      name = "main";
-  }
-  auto func = module->lookupSymbol<func::FuncOp>(name);
-  if (!func || func.isExternal())
+  std::string name;
+  func::FuncOp func = pickFunction(*module, name);
+  if (!func)
     return fail("no function named '" + name + "' in " + inputFile +
                 " (use --function=NAME)");
+  if (!useReference && libraryPath.empty()) {
+    StringRef kind = !device.getNumOccurrences() ? ""
+                     : device == Device::CUDA    ? "cuda"
+                                                 : "cpu";
+    if (failed(tcc_tools::applyTarget(*module, kind, error)))
+      return fail(error);
+  }
 
-  // Compile only what the call needs: drop the other functions nobody
-  // references (a broken neighbour does not break this run, and compile time
-  // does not grow with the file).
-  for (auto other : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-    if (other != func && SymbolTable::symbolKnownUseEmpty(other, *module))
-      other.erase();
-
-  // Inputs.
   std::vector<HostTensor> inputs;
   for (auto [i, spec] : llvm::enumerate(inputSpecs)) {
     HostTensor t;
-    std::string error;
     if (!parseInputSpec(spec, i, seed, t, error))
       return fail(error);
     inputs.push_back(std::move(t));
   }
-
   if (randomInputs) {
     if (!inputSpecs.empty())
       return fail("--random-inputs and --input are exclusive");
-    if (dimSize < 0)
-      return fail("--dim-size must be >= 0");
-    // Sizes follow the function's size symbols, so tied dims agree and
-    // derived dims (a conv output fed back in) are computed.
-    FailureOr<mlir::tcc::SymbolicShapeAnalysis> shapes =
-        mlir::tcc::SymbolicShapeAnalysis::run(func);
-    if (failed(shapes))
-      return fail("--random-inputs: the function's shapes do not check");
-    std::vector<int64_t> values(shapes->getNames().size(), dimSize.getValue());
-    for (const std::string &item : symbolSizes) {
-      auto [name, value] = StringRef(item).split('=');
-      auto it = llvm::find(shapes->getNames(), name.trim().str());
-      int64_t v;
-      if (value.trim().getAsInteger(10, v) || v < 0)
-        return fail("--sizes: expected NAME=VALUE, got '" + item + "'");
-      if (it == shapes->getNames().end())
-        return fail("--sizes: no dim is named " + name.trim().str());
-      values[it - shapes->getNames().begin()] = v;
-    }
-    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
-      auto t = dyn_cast<RankedTensorType>(arg.getType());
-      std::optional<DType> dt =
-          t ? dtypeFromMLIRType(t.getElementType()) : std::nullopt;
-      if (!dt)
-        return fail("--random-inputs: argument " + std::to_string(i) +
-                    " is not a tensor of a supported element type");
-      SmallVector<AffineExpr> dims = shapes->getShape(arg);
-      std::vector<int64_t> shape;
-      for (int64_t d = 0; d < t.getRank(); ++d) {
-        std::optional<int64_t> v =
-            t.isDynamicDim(d)
-                ? mlir::tcc::evaluateSymbolicExpr(dims[d], values)
-                : std::optional<int64_t>(t.getDimSize(d));
-        shape.push_back(v && *v >= 0 ? *v : dimSize.getValue());
-      }
-      HostTensor h(*dt, shape);
-      fillRandom(h, seed, i);
-      inputs.push_back(std::move(h));
-    }
+    if (failed(makeRandomInputs(func, inputs, error)))
+      return fail(error);
   }
 
   std::vector<HostTensor> results;
-  std::function<LogicalResult(std::string &)> invoke;
-  struct FreeDeleter {
-    void operator()(char *p) const { std::free(p); }
-  };
-  // Declared before the executable: it must outlive it.
-  std::unique_ptr<char, FreeDeleter> callerWorkspace;
-  std::unique_ptr<mlir::tcc::CPUExecutable> exe;
-  std::unique_ptr<::tcc::runtime::ModelLibrary> library;
-  std::string runLibrary = libraryPath;
-  SmallString<128> cudaDir;
-  llvm::scope_exit removeCudaDir([&] {
-    if (!cudaDir.empty())
-      llvm::sys::fs::remove_directories(cudaDir);
-  });
-  if (device == Device::CUDA) {
-    if (!libraryPath.empty() || useReference)
-      return fail("--device=cuda compiles and runs the function: not with "
-                  "--library or --reference");
-    // What only the CPU pipeline and its JIT have.
-    for (const cl::Option *cpuOnly :
-         std::initializer_list<const cl::Option *>{
-             &noVectorize, &noParallel, &noPlan, &workspaceOpt,
-             &memoryReorder, &buckets, &countAllocations, &memoryReport,
-             &memoryPlanSvg, &fusionReport, &fusionDot, &printLLVMDialect,
-             &noHostShapeChecks, &verbose})
-      if (cpuOnly->getNumOccurrences())
-        return fail("--" + cpuOnly->ArgStr.str() +
-                    " applies to --device=cpu only");
-    std::string error;
-    FailureOr<std::string> built =
-        compileForCUDA(*module, argv[0], cudaDir, error);
-    if (failed(built))
-      return fail(error);
-    runLibrary = *built;
-  }
-  if (!runLibrary.empty()) {
-    if (useReference)
-      return fail("--library and --reference are exclusive");
-    std::string error;
-    library = ::tcc::runtime::ModelLibrary::open(runLibrary, error);
-    if (!library)
-      return fail(error);
-    invoke = [&](std::string &err) {
-      return success(library->call(name, inputs, results, err));
-    };
-  } else if (useReference) {
-    invoke = [&](std::string &error) -> LogicalResult {
-      auto r = ::tcc::reference::evaluateFunction(func, inputs, error);
-      if (failed(r))
-        return failure();
-      results = std::move(*r);
-      return success();
-    };
-  } else {
-    mlir::tcc::CPUPipelineOptions options;
-    options.fuse = !noFuse;
-    options.planMemory = !noPlan;
-    options.vectorize = !noVectorize;
-    options.parallel = !noParallel;
-    tcc_tools::applyLayoutAndLibraryFlags(options);
-    for (const std::string &s : specialize)
-      options.specialize.push_back(s);
-    options.fusionTarget = fusionTarget;
-    options.fusionReport = fusionReport;
-    options.fusionDot = fusionDot;
-    options.memoryReport = memoryReport;
-    options.memoryPlanSvg = memoryPlanSvg;
-    options.memoryReorder = memoryReorder;
-    uint64_t workspaceBytes = 0;
-    if (!workspaceOpt.empty()) {
-      options.workspace = true;
-      if (workspaceOpt != "grow" &&
-          StringRef(workspaceOpt).getAsInteger(10, workspaceBytes))
-        return fail("--workspace takes a byte count or 'grow', got '" +
-                    workspaceOpt + "'");
-    }
-    // The report evaluates its byte expressions at this call's sizes: the
-    // size symbols that name whole argument dims.
-    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
-      auto shape = func.getArgAttrOfType<mlir::tcc::ShapeAttr>(
-          i, mlir::tcc::kShapeAttr);
-      if (!shape || i >= inputs.size())
-        continue;
-      for (auto [d, e] : llvm::enumerate(shape.getMap().getResults()))
-        if (auto sym = dyn_cast<mlir::AffineSymbolExpr>(e))
-          if (d < inputs[i].shape.size())
-            options.fusionReportSizes.push_back(
-                shape.getSymbols()[sym.getPosition()].str() + "=" +
-                std::to_string(inputs[i].shape[d]));
-    }
-    std::string error, dump;
-    std::optional<mlir::tcc::BucketSpec> bucketSpec;
-    if (!buckets.empty()) {
-      bucketSpec = mlir::tcc::BucketSpec::parse(buckets, error);
-      if (!bucketSpec)
-        return fail(error);
-    }
-    exe = mlir::tcc::CPUExecutable::compile(
-        *module, options, error, printLLVMDialect ? &dump : nullptr,
-        bucketSpec);
-    if (!exe)
-      return fail(error);
-    if (workspaceBytes) {
-      // 256-byte aligned, as a GPU plan would need; freed at exit.
-      callerWorkspace.reset(static_cast<char *>(
-          std::aligned_alloc(256, (workspaceBytes + 255) / 256 * 256)));
-      exe->getWorkspace().setCallerBuffer(callerWorkspace.get(),
-                                          workspaceBytes);
-    }
-    if (printLLVMDialect)
-      llvm::errs() << dump << "\n";
-    invoke = [&](std::string &err) {
-      return exe->call(name, inputs, results, err, !noHostShapeChecks);
-    };
-    std::vector<std::vector<int64_t>> shapes;
-    for (const HostTensor &t : inputs)
-      shapes.push_back(t.shape);
-    std::string dispatchError;
-    if (verbose)
-      if (const auto *sig = exe->dispatch(name, shapes, dispatchError)) {
-        std::vector<int64_t> values = sig->guards.symbolValues(shapes);
-        llvm::errs() << "tcc-run: running @" << sig->name;
-        if (sig->bucketDim >= 0)
-          llvm::errs() << " (bucket "
-                       << (sig->bucketMax == INT64_MAX
-                               ? std::string("any size")
-                           : sig->bucketMin == sig->bucketMax
-                               ? std::to_string(sig->bucketMin)
-                               : std::to_string(sig->bucketMin) + ".." +
-                                     std::to_string(sig->bucketMax))
-                       << ")";
-        for (size_t i = 0; i < values.size(); ++i)
-          llvm::errs() << (i ? ", " : " with ") << sig->guards.names[i]
-                       << " = " << values[i];
-        llvm::errs() << "\n";
-      }
-  }
-
-  std::string error;
-  if (failed(invoke(error)))
+  Runner runner;
+  if (failed(setUpRunner(runner, *module, func, name, inputs, results, error)))
     return fail(error);
-
-  if (countAllocations && exe) {
-    // Steady state: the first call above has compiled nothing lazily, so
-    // each of these calls allocates what every call does.
-    constexpr int kCalls = 4;
-    uint64_t before = ::tcc::runtime::allocationCount();
-    for (int i = 0; i < kCalls; ++i)
-      if (failed(invoke(error)))
-        return fail(error);
-    uint64_t perCall = (::tcc::runtime::allocationCount() - before) / kCalls;
-    llvm::outs() << "heap allocations per call: " << perCall << " (results: "
-                 << results.size() << ")\n";
-    if (!workspaceOpt.empty())
-      llvm::outs() << "arena bytes per call: "
-                   << exe->getWorkspace().lastRequestBytes() << "\n";
-  }
-
-  if (benchmark > 0) {
-    for (int i = 0; i < 3; ++i)
-      (void)invoke(error);
-    std::vector<double> times, compiled;
-    for (unsigned i = 0; i < benchmark; ++i) {
-      auto start = std::chrono::steady_clock::now();
-      (void)invoke(error);
-      auto end = std::chrono::steady_clock::now();
-      times.push_back(
-          std::chrono::duration<double, std::micro>(end - start).count());
-      if (exe)
-        compiled.push_back(exe->getLastCompiledSeconds() * 1e6);
-      else if (library)
-        compiled.push_back(library->getLastCallSeconds() * 1e6);
-    }
-    llvm::outs() << llvm::format(
-        "benchmark: %u calls, median %.1f us, p90 %.1f us, p99 %.1f us\n",
-        benchmark.getValue(), percentile(times, 0.5), percentile(times, 0.9),
-        percentile(times, 0.99));
-    // The compiled code alone: without the host-side checks and the copy
-    // of the results into host tensors.
-    if (exe || library)
-      llvm::outs() << llvm::format(
-          "compiled code: median %.1f us, p90 %.1f us, p99 %.1f us\n",
-          percentile(compiled, 0.5), percentile(compiled, 0.9),
-          percentile(compiled, 0.99));
-  }
+  if (failed(runner.invoke(error)))
+    return fail(error);
+  if (countAllocations && runner.exe &&
+      failed(countHeapAllocations(runner, results.size(), error)))
+    return fail(error);
+  if (benchmark > 0)
+    runBenchmark(runner);
 
   if (checkReference) {
     if (useReference)
@@ -568,65 +654,22 @@ int main(int argc, char **argv) {
     auto expected = ::tcc::reference::evaluateFunction(func, inputs, error);
     if (failed(expected))
       return fail("reference evaluator: " + error);
-    bool ok = expected->size() == results.size();
-    for (size_t i = 0; ok && i < results.size(); ++i) {
-      std::string report;
-      auto [rt, at] = tolerances((*expected)[i].dtype);
-      if (!allClose(results[i], (*expected)[i], rt, at, report)) {
-        llvm::outs() << "[FAILED] result[" << i << "] differs from the "
-                     << "reference: " << report << "\n";
-        ok = false;
-      } else {
-        llvm::outs() << "[SUCCESS] result[" << i << "] matches the reference ("
-                     << results[i].typeString() << ")\n";
-      }
-    }
-    return ok ? 0 : 1;
+    return compareResults(results, *expected, "the reference") ? 0 : 1;
   }
-
-  if (outputSpecs.size() > results.size())
-    return fail(std::to_string(outputSpecs.size()) +
-                " --output given but the function has " +
+  if (failed(emitResults(results, error)))
+    return fail(error);
+  if (expectedSpecs.empty())
+    return 0;
+  if (expectedSpecs.size() != results.size())
+    return fail(std::to_string(expectedSpecs.size()) +
+                " --expected_output given but the function has " +
                 std::to_string(results.size()) + " results");
-  for (auto [i, spec] : llvm::enumerate(outputSpecs)) {
-    if (spec.empty() || spec[0] != '@')
-      return fail("--output must be @file.npy, got '" + spec + "'");
-    if (!writeNpy(spec.substr(1), results[i], error))
-      return fail(error);
+  std::vector<HostTensor> expected;
+  for (auto [i, spec] : llvm::enumerate(expectedSpecs)) {
+    HostTensor t;
+    if (!parseInputSpec(spec, i, seed, t, error))
+      return fail("expected output " + std::to_string(i) + ": " + error);
+    expected.push_back(std::move(t));
   }
-  if (outputSpecs.empty() && expectedSpecs.empty() && !printChecksums &&
-      !checkReference)
-    for (auto [i, r] : llvm::enumerate(results))
-      llvm::outs() << "result[" << i << "]: " << formatTensor(r) << "\n";
-  if (printChecksums)
-    for (auto [i, r] : llvm::enumerate(results)) {
-      Checksum c = checksum(r);
-      llvm::outs() << llvm::format("result[%zu]: %s sum=%.6g abs_sum=%.6g\n",
-                                   i, r.typeString().c_str(), c.sum,
-                                   c.absSum);
-    }
-
-  if (!expectedSpecs.empty()) {
-    if (expectedSpecs.size() != results.size())
-      return fail(std::to_string(expectedSpecs.size()) +
-                  " --expected_output given but the function has " +
-                  std::to_string(results.size()) + " results");
-    bool ok = true;
-    for (auto [i, spec] : llvm::enumerate(expectedSpecs)) {
-      HostTensor expected;
-      if (!parseInputSpec(spec, i, seed, expected, error))
-        return fail("expected output " + std::to_string(i) + ": " + error);
-      std::string report;
-      auto [rt, at] = tolerances(expected.dtype);
-      if (!allClose(results[i], expected, rt, at, report)) {
-        llvm::outs() << "[FAILED] result[" << i << "]: " << report << "\n";
-        ok = false;
-      } else {
-        llvm::outs() << "[SUCCESS] result[" << i << "] matches ("
-                     << results[i].typeString() << ")\n";
-      }
-    }
-    return ok ? 0 : 1;
-  }
-  return 0;
+  return compareResults(results, expected, "") ? 0 : 1;
 }

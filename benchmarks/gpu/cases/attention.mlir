@@ -1,5 +1,5 @@
 // Attention through the runtime's fused kernel (tcc-attention-to-library,
-// tcc_gpu.attention), each checked on the device against the reference
+// tcc_lib.attention), each checked on the device against the reference
 // evaluator: plain [B, H, S, 64] bf16 operands with a dynamic batch and a
 // sequence that is no multiple of the kernel's 64-row tiles; f16 with a
 // head dim of 128, causal, more keys than queries; one head (rank 3) with

@@ -1,4 +1,4 @@
-// Convolutions through cuDNN (tcc-conv-to-library, tcc_gpu.conv2d), each
+// Convolutions through cuDNN (tcc-conv-to-library, tcc_lib.conv2d), each
 // checked on the device against the reference evaluator:
 //   conv_residual_relu  ResNet's second conv with its epilogue, f32, a
 //                       dynamic batch: bias, residual add and ReLU in the

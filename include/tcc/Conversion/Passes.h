@@ -1,4 +1,10 @@
 //===- Passes.h - tcc conversion passes -------------------------*- C++ -*-===//
+//
+// tcc -> linalg, the library calls of both targets (fusion groups and
+// matrix products to tcc_lib ops) and their lowering to runtime calls.
+// Code generation after that is per target: tcc/Codegen/{Common,CPU,CUDA}.
+//
+//===----------------------------------------------------------------------===//
 #ifndef TCC_CONVERSION_PASSES_H
 #define TCC_CONVERSION_PASSES_H
 
@@ -18,17 +24,9 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
-#include "tcc/Dialect/TCCGPU/IR/TCCGPUOps.h"
+#include "tcc/Dialect/TCCLib/IR/TCCLibOps.h"
 
 namespace mlir::tcc {
-
-/// Unit attribute on the tile loop of a group that may run across cores
-/// (set by tcc-lower-fusion-groups, read by tcc-parallelize-tile-loops).
-constexpr llvm::StringLiteral kParallelLoopAttr = "tcc.parallel";
-
-/// What an scf.parallel does, when its kernel should say so in its name
-/// (StringAttr, e.g. "copy"; read by tcc-parallel-loops-to-gpu).
-constexpr llvm::StringLiteral kKernelKindAttr = "tcc.kernel_kind";
 
 #define GEN_PASS_DECL
 #include "tcc/Conversion/Passes.h.inc"

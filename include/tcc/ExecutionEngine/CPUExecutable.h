@@ -9,8 +9,7 @@
 #define TCC_EXECUTIONENGINE_CPUEXECUTABLE_H
 
 #include "tcc/Runtime/Workspace.h"
-#include "tcc/Analysis/ShapeGuards.h"
-#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Pipelines/Lowering.h"
 #include "tcc/Runtime/HostTensor.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -23,12 +22,6 @@
 #include <vector>
 
 namespace mlir::tcc {
-
-/// The tensor signature of one entry point, recorded before lowering.
-struct TensorSignature {
-  std::vector<::tcc::runtime::DType> dtypes;
-  std::vector<std::vector<int64_t>> shapes; // ShapedType::kDynamic for `?`
-};
 
 /// A caller's dense row-major tensor, read in place (no copy): what the C
 /// API and the Python bindings pass.
@@ -43,53 +36,6 @@ struct TensorView {
   /// "2x3xf32" (rank 0: "f32").
   std::string typeString() const;
 };
-
-/// Shape buckets: the size symbol `symbol` split at `upperBounds`.
-/// "B:1,8,64" compiles versions for B = 1, 2 <= B <= 8, 9 <= B <= 64 and
-/// B >= 65; a version whose range is one value is a static compile.
-struct BucketSpec {
-  std::string symbol;
-  std::vector<int64_t> upperBounds;
-  /// Parses "NAME:b1,b2,..." (increasing, non-negative bounds).
-  static std::optional<BucketSpec> parse(llvm::StringRef text,
-                                         std::string &error);
-};
-
-struct FunctionSignature {
-  std::string name;
-  /// The public function this is a version of (== name without buckets),
-  /// the range of the bucket symbol it serves, and the input dim that
-  /// defines that symbol.
-  std::string entry;
-  int64_t bucketMin = 0, bucketMax = INT64_MAX;
-  unsigned bucketInput = 0;
-  int64_t bucketDim = -1; // -1: not bucketed
-  TensorSignature inputs, results;
-  /// The size checks the compiled entry makes (and the host repeats to word
-  /// the error).
-  ShapeGuards guards;
-};
-
-/// A module lowered to the LLVM dialect by the CPU pipeline, with the
-/// signatures of its entry points (read before lowering).
-struct LoweredModule {
-  OwningOpRef<ModuleOp> module;
-  std::vector<FunctionSignature> signatures;
-};
-
-/// Lowers (a clone of) `module` with the CPU pipeline: what the JIT
-/// (CPUExecutable::compile) and tcc-compile's libraries both run. With
-/// `buckets`, every public function is compiled once per bucket.
-FailureOr<LoweredModule>
-lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
-            std::string &error,
-            const std::optional<BucketSpec> &buckets = std::nullopt);
-
-/// Lowers (a clone of) `module` with the cuda pipeline: host code in the
-/// LLVM dialect with the kernels embedded (tcc-compile --target=cuda).
-FailureOr<LoweredModule> lowerForCUDA(ModuleOp module,
-                                      const CUDAPipelineOptions &options,
-                                      std::string &error);
 
 class CPUExecutable {
 public:

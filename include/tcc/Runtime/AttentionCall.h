@@ -1,7 +1,7 @@
 //===- AttentionCall.h - tccAttention's argument layout ---------*- C++ -*-===//
 //
 // The cuda pipeline's host code calls `tccAttention(stream, desc)` for each
-// tcc_gpu.attention (lib/Conversion/TCCGPUToLLVM builds `desc` on the
+// tcc_lib.attention (lib/Conversion/TCCLibToLLVM builds `desc` on the
 // stack; lib/Runtime/FlashAttention.cpp reads it). `desc` is an array of
 // 64-bit fields at these indices. Operands are [batch, heads, rows, dim]
 // views; strides are in elements, addresses are device addresses of each

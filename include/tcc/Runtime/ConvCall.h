@@ -1,7 +1,7 @@
 //===- ConvCall.h - tccConv's argument layout -------------------*- C++ -*-===//
 //
 // The cuda pipeline's host code calls `tccConv(stream, desc)` for each
-// tcc_gpu.conv2d (lib/Conversion/TCCGPUToLLVM builds `desc` on the stack;
+// tcc_lib.conv2d (lib/Conversion/TCCLibToLLVM builds `desc` on the stack;
 // lib/Runtime/CUDNNConv.cpp reads it); the cpu pipeline's code calls
 // `tccHostConv(null, desc)` (lib/Runtime/DNNLConv.cpp, oneDNN; declared in
 // HostLibrary.h). `desc` is an array of 64-bit fields at these indices.

@@ -1,7 +1,7 @@
 //===- GemmCall.h - tccGemm's argument layout -------------------*- C++ -*-===//
 //
 // The cuda pipeline's host code calls `tccGemm(stream, desc)` for each
-// tcc_gpu.gemm (tcc-gpu-library-calls builds `desc` on the stack; the
+// tcc_lib.gemm (tcc-gpu-library-calls builds `desc` on the stack; the
 // runtime in lib/Runtime/CUBLASLtGemm.cpp reads it); the cpu pipeline's
 // code calls `tccHostGemm(null, desc)` (lib/Runtime/DNNLGemm.cpp, oneDNN;
 // declared in HostLibrary.h). `desc` is an array of 64-bit fields at these
@@ -21,7 +21,7 @@ enum ElementType { kF32 = 0, kF16 = 1, kBF16 = 2 };
 /// has neither exactly, so the cuda lowering refuses them).
 enum Epilogue { kNone = 0, kReLU = 1, kGELU = 2, kGELUTanh = 3 };
 
-/// The code of tcc_gpu.gemm's `epilogue` attribute.
+/// The code of tcc_lib.gemm's `epilogue` attribute.
 inline Epilogue epilogueOf(std::string_view name) {
   return name == "relu"        ? kReLU
          : name == "gelu"      ? kGELU

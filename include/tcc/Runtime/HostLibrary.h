@@ -1,7 +1,7 @@
 //===- HostLibrary.h - library calls of the cpu pipeline's code -*- C++ -*-===//
 //
 // The entry points compiled cpu code calls for the host forms (no async
-// token) of tcc_gpu.conv2d and tcc_gpu.gemm, implemented with oneDNN
+// token) of tcc_lib.conv2d and tcc_lib.gemm, implemented with oneDNN
 // (lib/Runtime/DNNLConv.cpp, DNNLGemm.cpp; built when tcc is configured
 // with oneDNN, TCC_HAVE_DNNL). `desc` is the op's descriptor: ConvCall.h's
 // and GemmCall.h's fields; `stream` is unused (null).

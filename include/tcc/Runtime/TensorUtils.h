@@ -30,6 +30,14 @@ std::string formatTensor(const HostTensor &t, int64_t maxElements = 1024);
 bool allClose(const HostTensor &actual, const HostTensor &expected, double rtol,
               double atol, std::string &report);
 
+/// The tolerances every tool compares a result of `dtype` with unless told
+/// otherwise (a negative `rtol` / `atol` is "not told"): 1e-4 / 1e-5, and
+/// 2e-2 / 2e-2 for f16 and bf16 (halves round every op's output).
+struct Tolerances {
+  double rtol, atol;
+};
+Tolerances defaultTolerances(DType dtype, double rtol = -1, double atol = -1);
+
 struct Checksum {
   double sum = 0.0;
   double absSum = 0.0;

@@ -16,18 +16,20 @@
 #ifndef TCC_TRANSFORMS_FUSIONCOSTMODEL_H
 #define TCC_TRANSFORMS_FUSIONCOSTMODEL_H
 
+#include "tcc/Dialect/TCC/IR/TCCAttrs.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <optional>
 
 namespace mlir::tcc {
 
 /// What a dynamic dim counts as when no constraint bounds it.
 constexpr int64_t kDynamicDimEstimate = 64;
 
-/// The machine the fusion decisions are made for.
+/// The machine the fusion decisions are made for, in the model's units
+/// (derived from the #tcc.target's figures).
 struct FusionTarget {
   llvm::StringRef name;
   /// Flops that cost as much time as moving one byte to or from memory.
@@ -46,8 +48,8 @@ struct FusionTarget {
   /// tensor (GPU: each strided copy is a launch).
   bool packsInGroup;
 
-  /// "cpu" or "cuda"; std::nullopt for anything else.
-  static std::optional<FusionTarget> get(llvm::StringRef name);
+  /// The model's view of `target`.
+  static FusionTarget of(TargetAttr target);
 };
 
 /// Estimated elements of `v` (dynamic dims: the constraint's upper bound

@@ -4,7 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def FusePass : Pass<"fuse", "ModuleOp"> {
+def FusePass : Pass<"tcc-fuse", "ModuleOp"> {
   let summary = "Forms fusion groups: the ops that become one kernel";
   let description = [{
     Prepares the graph, then grows groups backwards from consumers by a
@@ -54,11 +54,13 @@ def FusePass : Pass<"fuse", "ModuleOp"> {
     expressions, and the bytes each reads and writes, as JSON; `dot-file`
     writes the grouped graph for Graphviz.
   }];
-  let dependentDialects = ["::mlir::tcc::fusion::FusionDialect",
+  let dependentDialects = ["::mlir::tcc::TCCDialect",
+                           "::mlir::tcc::fusion::FusionDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"targetName", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target the cost model weighs for: cpu or cuda">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Weigh for this kind of target (cpu, cuda) instead of the "
+           "module's #tcc.target">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Print one line per group (kind, ops, decisions) and the totals "
            "to stderr">,
@@ -145,7 +147,7 @@ def RecognizeCompositesPass
   }];
 }
 
-def SelectLayoutPass : Pass<"select-layout", "func::FuncOp"> {
+def SelectLayoutPass : Pass<"tcc-select-layout", "func::FuncOp"> {
   let summary = "Chooses data layouts per op by cost: NCHW or channels-last";
   let description = [{
     Layouts are attributes of the ops whose kernels depend on them
@@ -167,15 +169,18 @@ def SelectLayoutPass : Pass<"select-layout", "func::FuncOp"> {
     that lowers the total. docs/layout.md has the figures.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target whose kernels the layouts are chosen for: cpu or cuda">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Choose for this kind of target's kernels (cpu, cuda) instead "
+           "of the module's #tcc.target">,
     Option<"library", "library", "bool", /*default=*/"true",
            "Convolutions run in the target's library (oneDNN on cpu, "
            "cuDNN on cuda); false: generated code">
   ];
+  // The #tcc.target it reads.
+  let dependentDialects = ["::mlir::tcc::TCCDialect"];
 }
 
-def PlanMemoryPass : Pass<"plan-memory", "ModuleOp"> {
+def PlanMemoryPass : Pass<"tcc-plan-memory", "ModuleOp"> {
   let summary = "Assigns intermediate buffers to offsets in one arena";
   let description = [{
     Every value produced at the top level of a function (a fusion group
@@ -222,8 +227,9 @@ def PlanMemoryPass : Pass<"plan-memory", "ModuleOp"> {
     Option<"alignment", "alignment", "int64_t", /*default=*/"0",
            "Byte alignment of every buffer offset (0: the target's, 64 for "
            "cpu and 256 for cuda)">,
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target whose alignment applies (cpu, cuda)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Plan for this kind of target (cpu, cuda) instead of the "
+           "module's #tcc.target">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"best\"",
            "Placement order: best (try all, keep the smallest), size, "
            "breadth, duration, area, order">,
@@ -240,9 +246,11 @@ def PlanMemoryPass : Pass<"plan-memory", "ModuleOp"> {
     ListOption<"reportSizes", "report-sizes", "std::string",
                "NAME=VALUE sizes at which the report evaluates bytes">
   ];
+  // The #tcc.target it reads.
+  let dependentDialects = ["::mlir::tcc::TCCDialect"];
 }
 
-def VerifyMemoryPlanPass : Pass<"verify-memory-plan", "func::FuncOp"> {
+def VerifyMemoryPlanPass : Pass<"tcc-verify-memory-plan", "func::FuncOp"> {
   let summary = "Checks that no two buffers live at the same time overlap";
   let description = [{
     Reads the plan --plan-memory wrote (tcc.buffer, tcc.arena,
@@ -258,7 +266,38 @@ def VerifyMemoryPlanPass : Pass<"verify-memory-plan", "func::FuncOp"> {
   }];
 }
 
-def SymbolicShapesPass : Pass<"symbolic-shapes", "func::FuncOp"> {
+def AttachTargetPass : Pass<"tcc-attach-target", "ModuleOp"> {
+  let summary = "Puts the #tcc.target the options name on a module without one";
+  let description = [{
+    The first pass of the cpu and cuda pipelines. A module without a
+    `tcc.target` attribute gets the target the options describe: for
+    `kind=cpu`, the CPU `mcpu` names (`host`: this machine, its features;
+    or an LLVM CPU name such as `x86-64-v3`), for `kind=cuda` the chip and
+    PTX version. Every pass that depends on the machine reads this
+    attribute (include/tcc/Target/Target.h). A module that already has a
+    target keeps it; one of another kind than the pipeline's is an error.
+
+    ```mlir
+    // tcc-opt --tcc-attach-target="mcpu=x86-64-v3"
+    module attributes {tcc.target = #tcc.target<"cpu", arch = "x86-64-v3",
+        features = "+avx,+avx2,...", vector_bits = 256, ...>} {...}
+    ```
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"cpu\"",
+           "What the module runs on: cpu or cuda">,
+    Option<"mcpu", "mcpu", "std::string", /*default=*/"\"host\"",
+           "CPU to compile for: host or an LLVM CPU name (kind=cpu)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture (kind=cuda)">,
+    Option<"ptx", "ptx", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX ISA version as an LLVM feature (kind=cuda)">
+  ];
+  // The #tcc.target it reads.
+  let dependentDialects = ["::mlir::tcc::TCCDialect"];
+}
+
+def SymbolicShapesPass : Pass<"tcc-symbolic-shapes", "func::FuncOp"> {
   let summary = "Derives a size expression for every dim of every tensor";
   let description = [{
     Users name dims on function arguments and bound them on the function:

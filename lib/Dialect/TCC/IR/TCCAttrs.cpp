@@ -14,6 +14,7 @@
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -489,4 +490,51 @@ void ShapeAttr::print(AsmPrinter &p) const {
   llvm::interleaveComma(getMap().getResults(), p.getStream(),
                         [&](AffineExpr e) { p << printSymbolicExpr(e, names); });
   p << "]>";
+}
+
+std::optional<SizeBinding> mlir::tcc::parseSizeBinding(StringRef text) {
+  auto [name, value] = text.split('=');
+  int64_t v;
+  if (name.trim().empty() || value.trim().getAsInteger(10, v) || v < 0)
+    return std::nullopt;
+  return SizeBinding{name.trim().str(), v};
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+bool TargetAttr::hasFeature(StringRef name) const {
+  return llvm::is_contained(llvm::split(getFeatures(), ','),
+                            ("+" + name).str());
+}
+
+bool TargetAttr::hasLibrary(StringRef library) const {
+  ArrayAttr libraries = getLibraries();
+  return libraries && llvm::any_of(libraries, [&](Attribute l) {
+           auto name = dyn_cast<StringAttr>(l);
+           return name && name.getValue() == library;
+         });
+}
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kind,
+                   StringRef arch, StringRef features, int64_t vectorBits,
+                   int64_t onChipBytes, int64_t bandwidth, int64_t peakFlops,
+                   int64_t launchNs, int64_t relayoutBandwidth,
+                   int64_t alignment, ArrayAttr libraries) {
+  if (kind != "cpu" && kind != "cuda")
+    return emitError() << "unknown target kind '" << kind
+                       << "' (expected cpu or cuda)";
+  if (vectorBits < 32 || onChipBytes <= 0 || bandwidth <= 0 ||
+      peakFlops <= 0 || launchNs < 0 || relayoutBandwidth <= 0)
+    return emitError() << "expects vector_bits >= 32 and positive "
+                          "on_chip_bytes, bandwidth, peak_flops and "
+                          "relayout_bandwidth (launch_ns >= 0)";
+  if (alignment <= 0 || (alignment & (alignment - 1)))
+    return emitError() << "expects a power-of-two alignment, got "
+                       << alignment;
+  if (libraries && !llvm::all_of(libraries, llvm::IsaPred<StringAttr>))
+    return emitError() << "expects libraries to be strings";
+  return success();
 }

@@ -1,8 +1,9 @@
 //===- TCCAttrs.h - tcc dialect attributes ----------------------*- C++ -*-===//
 //
 // #tcc.shape and the text form of symbolic size expressions, shared by the
-// attribute's parser, the constraint strings on functions and the
-// specialization options (`B=8`).
+// attribute's parser, the constraint strings on functions and the size
+// bindings of options (`B=8`); #tcc.target, the machine a module is
+// compiled for (built in tcc/Target/Target.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_DIALECT_TCC_IR_TCCATTRS_H
@@ -44,6 +45,17 @@ struct SymbolConstraint {
 FailureOr<SymbolConstraint>
 parseSymbolConstraint(StringRef text, MLIRContext *ctx,
                       SmallVectorImpl<std::string> &names, std::string &error);
+
+/// A size symbol's value as options and flags write it: `NAME=VALUE`
+/// (`--specialize=B=8`, `--sizes=S=197`, report sizes).
+struct SizeBinding {
+  std::string name;
+  int64_t value;
+};
+
+/// Parses `NAME=VALUE` (a non-empty name, a non-negative integer; spaces
+/// around either are ignored); std::nullopt otherwise.
+std::optional<SizeBinding> parseSizeBinding(StringRef text);
 
 /// Evaluates `expr` with s<i> = values[i]; std::nullopt on division by zero
 /// or an unset symbol (values[i] < 0).

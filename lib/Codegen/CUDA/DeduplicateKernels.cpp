@@ -1,0 +1,85 @@
+//===- DeduplicateKernels.cpp - merge identical outlined kernels -*- C++ -*-===//
+//
+// See the pass description (include/tcc/Conversion/Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Codegen/CUDA/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_DEDUPLICATEKERNELSPASS
+#include "tcc/Codegen/CUDA/Passes.h.inc"
+} // namespace mlir::tcc
+
+using namespace mlir;
+
+namespace {
+
+/// A cheap fingerprint of a kernel: its type and its body's op names in
+/// order (equal kernels have equal fingerprints).
+llvm::hash_code fingerprint(gpu::GPUFuncOp kernel) {
+  llvm::hash_code h = hash_value(kernel.getFunctionType());
+  kernel.getBody().walk([&](Operation *op) {
+    h = llvm::hash_combine(h, op->getName().getAsOpaquePointer(),
+                           op->getNumOperands(), op->getNumResults());
+  });
+  return h;
+}
+
+/// Whether `a` and `b` are the same kernel under different names.
+bool sameKernel(gpu::GPUFuncOp a, gpu::GPUFuncOp b) {
+  if (a.getFunctionType() != b.getFunctionType())
+    return false;
+  NamedAttrList attrsA(a->getAttrDictionary()), attrsB(b->getAttrDictionary());
+  attrsA.erase(SymbolTable::getSymbolAttrName());
+  attrsB.erase(SymbolTable::getSymbolAttrName());
+  if (attrsA.getDictionary(a.getContext()) !=
+      attrsB.getDictionary(b.getContext()))
+    return false;
+  return OperationEquivalence::isRegionEquivalentTo(
+      &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
+}
+
+struct DeduplicateKernelsPass
+    : tcc::impl::DeduplicateKernelsPassBase<DeduplicateKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Per gpu.module: duplicate kernel name -> the kernel kept.
+    DenseMap<StringAttr, DenseMap<StringAttr, StringAttr>> replaced;
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      DenseMap<llvm::hash_code, SmallVector<gpu::GPUFuncOp>> kept;
+      auto &renames = replaced[gpuModule.getNameAttr()];
+      for (auto kernel :
+           llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
+        if (!kernel.isKernel())
+          continue;
+        SmallVector<gpu::GPUFuncOp> &candidates = kept[fingerprint(kernel)];
+        auto same = llvm::find_if(candidates, [&](gpu::GPUFuncOp k) {
+          return sameKernel(k, kernel);
+        });
+        if (same == candidates.end()) {
+          candidates.push_back(kernel);
+          continue;
+        }
+        renames[kernel.getNameAttr()] = same->getNameAttr();
+        kernel.erase();
+      }
+    }
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      auto inModule = replaced.find(launch.getKernelModuleName());
+      if (inModule == replaced.end())
+        return;
+      auto to = inModule->second.find(launch.getKernelName());
+      if (to == inModule->second.end())
+        return;
+      launch.setKernelAttr(SymbolRefAttr::get(
+          launch.getKernelModuleName(), {FlatSymbolRefAttr::get(to->second)}));
+    });
+  }
+};
+
+} // namespace

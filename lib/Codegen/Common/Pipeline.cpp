@@ -1,0 +1,99 @@
+//===- Pipeline.cpp - tcc to linalg, shared by both targets -----*- C++ -*-===//
+//
+// Stage by stage (docs/architecture.md has the table):
+//   1. tcc level: --select-layout, --symbolic-shapes derives size
+//      expressions, --fuse forms groups, --plan-memory assigns arena
+//      offsets; all weigh for the module's #tcc.target.
+//   2. library calls (attention, convolutions, linears) where the target
+//      has the library; convert-tcc-to-linalg: linalg on tensors, groups
+//      kept.
+//   3. tcc-lower-fusion-groups: one (tiled) loop nest per group.
+//   4. tcc-materialize-memory-plan: group results written into the arena.
+//   5. one-shot bufferization and ownership-based deallocation; entry
+//      guards check input sizes before anything runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/Codegen/Common/Pipeline.h"
+#include "tcc/Codegen/Common/Passes.h"
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
+                                         const TCCToLinalgOptions &options) {
+  OpPassManager &shapesPM = pm.nest<func::FuncOp>();
+  if (options.selectLayout) {
+    SelectLayoutPassOptions layout;
+    layout.library = options.convLibrary;
+    shapesPM.addPass(createSelectLayoutPass(layout));
+    shapesPM.addPass(createCanonicalizerPass());
+    shapesPM.addPass(createCSEPass()); // one relayout per weight
+  }
+  SymbolicShapesPassOptions shapes;
+  shapes.specialize.assign(options.specialize.begin(),
+                           options.specialize.end());
+  shapesPM.addPass(createSymbolicShapesPass(shapes));
+  shapesPM.addPass(createCanonicalizerPass());
+  {
+    FusePassOptions fuse;
+    fuse.singletons = !options.fuse;
+    fuse.targetName = options.fusionTarget;
+    fuse.reportFile = options.fusionReport;
+    fuse.dotFile = options.fusionDot;
+    fuse.reportSizes.assign(options.reportSizes.begin(),
+                            options.reportSizes.end());
+    pm.addPass(createFusePass(fuse));
+  }
+  // Group results get their expressions too (memory planning reads them).
+  pm.nest<func::FuncOp>().addPass(createSymbolicShapesPass());
+  if (options.planMemory) {
+    PlanMemoryPassOptions plan;
+    plan.target = options.fusionTarget;
+    plan.reorder = options.memoryReorder;
+    plan.reportFile = options.memoryReport;
+    plan.svgFile = options.memoryPlanSvg;
+    plan.reportSizes.assign(options.reportSizes.begin(),
+                            options.reportSizes.end());
+    pm.addPass(createPlanMemoryPass(plan));
+    pm.nest<func::FuncOp>().addPass(createVerifyMemoryPlanPass());
+  }
+  OpPassManager &funcPM = pm.nest<func::FuncOp>();
+  if (options.attentionLibrary)
+    funcPM.addPass(createAttentionToLibraryPass());
+  if (options.convLibrary)
+    funcPM.addPass(createConvToLibraryPass());
+  if (options.gemmLibrary) {
+    LinearToLibraryPassOptions gemm;
+    gemm.minMacs = options.gemmLibraryMinMacs;
+    funcPM.addPass(createLinearToLibraryPass(gemm));
+  }
+  funcPM.addPass(createConvertTCCToLinalgPass());
+  LowerFusionGroupsPassOptions lowerGroups;
+  lowerGroups.vectorize = options.vectorize;
+  funcPM.addPass(createLowerFusionGroupsPass(lowerGroups));
+  // Identity ops disappear before buffers are placed, not after.
+  funcPM.addPass(createCanonicalizerPass());
+  funcPM.addPass(createMaterializeMemoryPlanPass());
+  funcPM.addPass(createCanonicalizerPass());
+  funcPM.addPass(createCSEPass());
+}
+
+void mlir::tcc::buildBufferizationPipeline(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createInsertEntryGuardsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass()); // clones: alloc+copy
+}

@@ -1,6 +1,0 @@
-// RUN: tcc-opt %s --tcc-conv-to-library=target=tpu --verify-diagnostics
-
-// expected-error @below {{tcc-conv-to-library: unknown target 'tpu' (cuda or cpu)}}
-func.func @f() {
-  return
-}
