@@ -83,14 +83,14 @@ int64_t vectorBitsOf(llvm::function_ref<bool(StringRef)> hasFeature) {
   return 128;
 }
 
-/// The enabled features of CPU `cpu` ("host": this machine's), as
-/// "+a,+b,...", sorted.
+/// The features of CPU `cpu` as "+a,+b,...", sorted: a named CPU's
+/// enabled ones; the host's as LLVM detects them, disabled ones as "-c"
+/// too (a VM may lack what its CPU name implies).
 FailureOr<std::string> cpuFeatures(StringRef cpu, std::string &error) {
   SmallVector<std::string> enabled;
   if (cpu == "host") {
     for (auto &[name, on] : llvm::sys::getHostCPUFeatures())
-      if (on)
-        enabled.push_back(("+" + name).str());
+      enabled.push_back(((on ? "+" : "-") + name).str());
   } else {
     initializeNativeTarget();
     llvm::Triple triple(llvm::sys::getProcessTriple());

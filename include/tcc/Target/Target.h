@@ -64,7 +64,8 @@ FailureOr<TargetAttr> resolveTarget(Operation *op, llvm::StringRef override,
                                     std::string &error);
 
 /// An LLVM target machine for the code a module with `target` runs on the
-/// host (a cuda target's host code: this machine).
+/// host (a cuda target's host code: this machine). Position-independent,
+/// as a shared library needs and ORC's JIT links on x86-64.
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(TargetAttr target, llvm::CodeGenOptLevel level,
                     std::string &error);
