@@ -7,7 +7,7 @@
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Dialect/TCCLib/IR/TCCLibOps.h"
 
-#include "tcc/Codegen/CUDA/Reductions.h"
+#include "tcc/Codegen/Common/BufferAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -2,13 +2,16 @@
 //
 // Shared by tcc-row-groups-to-gpu and tcc-row-reductions-to-gpu: which
 // linalg reductions can be folded in any order across threads, and the
-// fold itself.
+// fold itself; the kernels' names and entry. The buffer questions they also
+// ask are in tcc/Codegen/Common/BufferAnalysis.h.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
-#define TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
+#ifndef TCC_CODEGEN_CUDA_REDUCTIONS_H
+#define TCC_CODEGEN_CUDA_REDUCTIONS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "tcc/Codegen/Common/BufferAnalysis.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
@@ -27,39 +30,6 @@ std::optional<ReductionCombiner> matchReductionCombiner(linalg::GenericOp op);
 
 /// `combiner`'s kind and attributes applied to `lhs` and `rhs`.
 Value combineLike(OpBuilder &b, Operation *combiner, Value lhs, Value rhs);
-
-/// The allocation or argument a buffer views.
-Value baseOf(Value v);
-
-/// Ops that touch no buffer's contents: allocations, dims, assertions (one
-/// that fails ends the program either way) and pure ops without regions.
-bool isTransparentToBuffers(Operation *op);
-
-/// The op after `op` that may touch a buffer (skipping transparent ops),
-/// or null at the end of the block.
-Operation *nextTouchingBuffers(Operation *op);
-
-/// Whether `op` leaves `buffer` alone: a transparent op, a linalg op none
-/// of whose operands is a view of it, or an op whose memory effects all
-/// name values (a copy, a library call), none of them a view of it.
-bool leavesAlone(Operation *op, Value buffer);
-
-/// The fill that last wrote reduction `op`'s accumulator, with nothing
-/// touching the accumulator in between: its value is where the reduction
-/// starts, so a kernel takes it instead of a fill kernel and a load.
-linalg::FillOp precedingFill(linalg::GenericOp op);
-
-/// A copy of a buffer whose last write was a fill becomes a fill of the
-/// copy's target (bufferization copies a filled accumulator for a second
-/// reduction; as a fill, the reduction folds it in).
-void foldCopiesOfFills(Block &block);
-
-/// A transpose into a buffer that only generic ops read (and a dealloc
-/// frees) is folded into their indexing maps: they read the source
-/// directly. A linear's weight, transposed for a (k, n) matmul on every
-/// call, is read as (n, k) again: no transpose kernel, and the matmul's
-/// maps keep the loop order.
-void foldTransposesIntoReaders(Block &block);
 
 /// Names the kernel `launch` becomes after outlining: `<host function>_<kind>`
 /// (row_group, row_reduction, loop), so profilers tell kernels apart.
@@ -86,4 +56,4 @@ Value basesAligned(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
 
 } // namespace mlir::tcc
 
-#endif // TCC_LIB_CONVERSION_LOOPSTOGPU_REDUCTIONS_H
+#endif // TCC_CODEGEN_CUDA_REDUCTIONS_H
