@@ -882,6 +882,17 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
         return set(r, out, op);
       })
       .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
+      .Case([&](CumsumOp c) { return visitLike(op, c.getX()); })
+      .Case([&](IotaOp i) {
+        // The length: static from the type, else what the shape operand
+        // traces to (a fresh symbol when it is computed at run time).
+        SmallVector<AffineExpr> traced = traceShape(i.getShape(), 1);
+        AffineExpr len = !i.getType().isDynamicDim(0)
+                             ? cst(i.getType().getDimSize(0))
+                         : (!traced.empty() && traced[0]) ? traced[0]
+                                                          : fresh();
+        return set(r, {len}, op);
+      })
       .Case([&](MaskSelectOp m) { return visitMaskSelect(m); })
       .Case([&](NonzeroOp n) {
         SmallVector<AffineExpr> out = {fresh(),

@@ -1,8 +1,9 @@
 //===- Reductions.cpp - Reference reductions and norms ----------*- C++ -*-===//
 //
-// Kernels of reduce_sum/mean/max/min, softmax, log_softmax and the
-// normalizations (layer_norm, rms_norm, batch_norm). Accumulation is in
-// double (exact int64 for integer sum/max/min).
+// Kernels of reduce_sum/mean/max/min, softmax, log_softmax, the
+// normalizations (layer_norm, rms_norm, batch_norm) and the running sum
+// (cumsum). Accumulation is in double (exact int64 for integer
+// sum/max/min/cumsum).
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,6 +266,51 @@ static LogicalResult evalBatchNorm(OpState &s) {
   return success();
 }
 
+/// Running sum along `axis`: inclusive or exclusive, forward or reverse.
+static LogicalResult evalCumsum(OpState &s) {
+  if (failed(s.checkArity(1, 1)))
+    return failure();
+  const HostTensor &x = s.operands[0];
+  FailureOr<int64_t> rawAxis = s.getInt("axis");
+  if (failed(rawAxis))
+    return failure();
+  FailureOr<int64_t> axis = s.normalizeAxis(*rawAxis, x.rank());
+  FailureOr<bool> exclusive = s.getBool("exclusive", false);
+  FailureOr<bool> reverse = s.getBool("reverse", false);
+  if (failed(axis) || failed(exclusive) || failed(reverse))
+    return failure();
+  HostTensor *out = s.makeResult(0, x.shape);
+  if (!out)
+    return failure();
+  int64_t len = x.shape[*axis];
+  int64_t inner = 1;
+  for (int64_t d = *axis + 1; d < x.rank(); ++d)
+    inner *= x.shape[d];
+  int64_t outer = len == 0 ? 0 : x.numElements() / (len * inner);
+  bool isInt = isIntDType(x.dtype);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t intSum = 0;
+      double sum = 0;
+      for (int64_t k = 0; k < len; ++k) {
+        int64_t pos = *reverse ? len - 1 - k : k;
+        int64_t at = (o * len + pos) * inner + i;
+        if (*exclusive) {
+          isInt ? setInt(*out, at, intSum) : out->setDouble(at, sum);
+        }
+        if (isInt)
+          intSum = (int64_t)((uint64_t)intSum + (uint64_t)getInt(x, at));
+        else
+          sum += x.getDouble(at);
+        if (!*exclusive) {
+          isInt ? setInt(*out, at, intSum) : out->setDouble(at, sum);
+        }
+      }
+    }
+  }
+  return success();
+}
+
 void registerReductionKernels(KernelTable &t) {
   t["tcc.reduce_sum"] = evalReduce<ReduceKind::Sum>;
   t["tcc.reduce_prod"] = evalReduce<ReduceKind::Prod>;
@@ -276,6 +322,7 @@ void registerReductionKernels(KernelTable &t) {
   t["tcc.layer_norm"] = evalNorm<false>;
   t["tcc.rms_norm"] = evalNorm<true>;
   t["tcc.batch_norm"] = evalBatchNorm;
+  t["tcc.cumsum"] = evalCumsum;
 }
 
 } // namespace tcc::reference::detail

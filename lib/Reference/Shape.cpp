@@ -2,8 +2,8 @@
 //
 // Kernels of the tcc ops that only move elements: transpose, reshape,
 // broadcast_to, concat, slice, gather, and the data-dependent mask_select and
-// nonzero. Elements are copied bit-exactly (copyElement), so these ops never
-// round.
+// nonzero; and iota, which makes the indices. Elements are copied
+// bit-exactly (copyElement), so these ops never round.
 //
 //===----------------------------------------------------------------------===//
 
@@ -419,6 +419,37 @@ static LogicalResult evalNonzero(OpState &s) {
   return success();
 }
 
+/// 0, 1, 2, ...: the length from the type or the shape operand.
+static LogicalResult evalIota(OpState &s) {
+  if (failed(s.checkArity(0, 1)))
+    return failure();
+  FailureOr<RankedTensorType> type = s.rankedResultType(0);
+  if (failed(type))
+    return failure();
+  FailureOr<std::optional<Shape>> shapeOperand = readShapeOperand(s, 0, 1);
+  if (failed(shapeOperand))
+    return failure();
+  int64_t len = type->isDynamicDim(0) ? -1 : type->getDimSize(0);
+  if (*shapeOperand) {
+    int64_t entry = (**shapeOperand)[0];
+    if (entry < 0)
+      return s.fail("negative length " + llvm::Twine(entry));
+    if (len >= 0 && entry != len)
+      return s.fail("shape operand " + llvm::Twine(entry) +
+                    " differs from the result type's length " +
+                    llvm::Twine(len));
+    len = entry;
+  }
+  if (len < 0)
+    return s.fail("needs a shape operand for its dynamic length");
+  HostTensor *out = s.makeResult(0, {len});
+  if (!out)
+    return failure();
+  for (int64_t i = 0; i < len; ++i)
+    isIntDType(out->dtype) ? setInt(*out, i, i) : out->setDouble(i, (double)i);
+  return success();
+}
+
 void registerShapeKernels(KernelTable &t) {
   t["tcc.transpose"] = evalTranspose;
   t["tcc.reshape"] = evalReshape;
@@ -429,6 +460,7 @@ void registerShapeKernels(KernelTable &t) {
   t["tcc.gather_elements"] = evalGatherElements;
   t["tcc.mask_select"] = evalMaskSelect;
   t["tcc.nonzero"] = evalNonzero;
+  t["tcc.iota"] = evalIota;
 }
 
 } // namespace tcc::reference::detail

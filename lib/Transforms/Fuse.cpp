@@ -86,14 +86,16 @@ Role classify(Operation *op) {
   // so do mask_select and nonzero: their result size is only known once
   // they have run, they lower to loops of their own (no tiling) and their
   // buffer cannot be planned.
-  if (isa<TransposeOp, ConcatOp, GatherOp, GatherElementsOp>(op))
+  if (isa<TransposeOp, ConcatOp, GatherOp, GatherElementsOp, IotaOp>(op))
     return Role::Copy;
   return Role::None;
 }
 
-/// Ops that run as a kernel of their own but never join a group.
+/// Ops that run as a kernel of their own but never join a group: the
+/// data-dependent ones, and cumsum, a loop over its axis (lowered to an
+/// scf.for of its own, not tiled).
 bool isStandaloneKernel(Operation *op) {
-  return isa<MaskSelectOp, NonzeroOp>(op);
+  return isa<MaskSelectOp, NonzeroOp, CumsumOp>(op);
 }
 
 /// Ops whose result is a view of their input (no kernel, no copy).

@@ -270,7 +270,8 @@ AffineExpr bytesOf(Value v, SymbolicShapeAnalysis &shapes) {
 bool definesPlannableBuffers(Operation &op) {
   // Data-dependent results live in the bound-sized buffer their lowering
   // allocates, even when a static type promises the count: no offset.
-  return !isa<MaskSelectOp, NonzeroOp, ReshapeOp, SliceOp>(op) &&
+  // Neither do the other ops outside groups (cumsum's loop).
+  return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ReshapeOp, SliceOp>(op) &&
          !op.hasTrait<OpTrait::ReturnLike>() &&
          !op.hasTrait<OpTrait::ConstantLike>();
 }

@@ -34,13 +34,14 @@ class TCCFallbackWarning(UserWarning):
 class GraphRecord:
     """What the backend did with one graph."""
     name: str
-    status: str                   # "compiled" or "fallback"
+    status: str                   # "compiled", "partitioned" or "fallback"
     reason: str = ""              # why it fell back
     import_seconds: float = 0.0   # FX -> tcc IR
     compile_seconds: float = 0.0  # tcc IR -> machine code (0 on a cache hit)
     cache_hit: bool = False
     symbols: dict = field(default_factory=dict)
     mlir: str = ""
+    eager_ops: list = field(default_factory=list)  # ops left in PyTorch
 
 
 #: One record per graph the backend was given, in order.
@@ -83,9 +84,41 @@ def _compile(imported, target, options, library_dir):
 def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
                    target: str = "cpu", library_dir=None):
     """A boxed callable for AOTAutograd (it takes the argument list, so
-    AOTAutograd can drop its references early)."""
-    import torch
+    AOTAutograd can drop its references early). A graph with nodes tcc
+    cannot take is partitioned (with fallback): its supported subgraphs run
+    in tcc, the rest in PyTorch between them."""
     from torch._functorch.aot_autograd import make_boxed_func
+    from .fx_importer import UnsupportedGraph
+
+    try:
+        run, record = _compile_whole(gm, example_inputs, options, name,
+                                     target, library_dir)
+    except _CompileFailure as e:
+        if not fallback:
+            raise e.error
+        stats.append(e.record)
+        if isinstance(e.error, UnsupportedGraph):
+            run = _compile_partitioned(gm, e.error, e.record, options, name,
+                                       target, library_dir)
+            return make_boxed_func(run)
+        warnings.warn(f"tcc: graph {name} runs in eager PyTorch: tcc could "
+                      f"not compile it: {e.error}", TCCFallbackWarning,
+                      stacklevel=3)
+        return make_boxed_func(gm.forward)
+    stats.append(record)
+    return make_boxed_func(run)
+
+
+class _CompileFailure(Exception):
+    def __init__(self, error, record):
+        super().__init__(str(error))
+        self.error, self.record = error, record
+
+
+def _compile_whole(gm, example_inputs, options, name, target, library_dir):
+    """(runner, record) for a graph tcc takes whole; raises _CompileFailure
+    carrying the UnsupportedGraph or TCCError and a fallback record."""
+    import torch
     from . import _api
     from .fx_importer import UnsupportedGraph, import_graph
 
@@ -93,14 +126,9 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
     try:
         imported = import_graph(gm, example_inputs, func_name="forward")
     except UnsupportedGraph as e:
-        record = GraphRecord(name, "fallback", str(e),
-                             time.perf_counter() - start)
-        stats.append(record)
-        if not fallback:
-            raise
-        warnings.warn(f"tcc: graph {name} runs in eager PyTorch: {e}",
-                      TCCFallbackWarning, stacklevel=2)
-        return make_boxed_func(gm.forward)
+        raise _CompileFailure(e, GraphRecord(
+            name, "fallback", str(e), time.perf_counter() - start,
+            eager_ops=sorted({op for op, _ in e.ops}))) from None
     imported_at = time.perf_counter()
 
     key = (imported.mlir, target, _api._options_string(options))
@@ -111,23 +139,135 @@ def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
         try:
             exe = _compile(imported, target, options, library_dir)
         except _api.TCCError as e:
-            stats.append(GraphRecord(name, "fallback", str(e),
-                                     imported_at - start,
-                                     mlir=imported.mlir))
-            if not fallback:
-                raise
-            warnings.warn(f"tcc: graph {name} runs in eager PyTorch: tcc "
-                          f"could not compile it: {e}", TCCFallbackWarning,
-                          stacklevel=2)
-            return make_boxed_func(gm.forward)
+            raise _CompileFailure(e, GraphRecord(
+                name, "fallback", str(e), imported_at - start,
+                mlir=imported.mlir)) from None
         with _lock:
             _cache[key] = exe
-    stats.append(GraphRecord(name, "compiled", "", imported_at - start,
-                             time.perf_counter() - imported_at, hit,
-                             dict(imported.symbols), imported.mlir))
     log.info("tcc: compiled graph %s (symbols %s)", name, imported.symbols)
-    run = _make_runner(exe, imported, torch)
-    return make_boxed_func(run)
+    record = GraphRecord(name, "compiled", "", imported_at - start,
+                         time.perf_counter() - imported_at, hit,
+                         dict(imported.symbols), imported.mlir)
+    return _make_runner(exe, imported, torch), record
+
+
+# Ops that move or view data and compute nothing: a partition of only these
+# stays in PyTorch (a tcc call for a view costs more than the view).
+_VIEW_OPS = {
+    "view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose",
+    "squeeze", "unsqueeze", "slice", "select", "alias", "clone", "detach",
+    "getitem", "sym_size", "sym_numel", "sym_stride", "lift_fresh_copy",
+    "unbind", "split", "split_with_sizes",
+}
+
+
+def _op_name(node) -> str:
+    t = node.target
+    if hasattr(t, "overloadpacket"):
+        return t.overloadpacket.__name__
+    return getattr(t, "__name__", str(t))
+
+
+def _compile_partitioned(gm, unsupported_error, record, options, name,
+                         target, library_dir):
+    """Partitions gm around the nodes tcc cannot take
+    (torch.fx's CapabilityBasedPartitioner), compiles every partition that
+    computes something in tcc and leaves the rest to PyTorch. A partition
+    whose import finds further unsupported nodes (a node downstream of an
+    unsupported one is only checked once its inputs are known) moves those
+    nodes out and the graph is partitioned again."""
+    import copy
+    import torch
+    from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+    from torch.fx.passes.operator_support import OperatorSupport
+    from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
+    from .fx_importer import UnsupportedGraph
+
+    reasons: dict[str, str] = {}     # node name -> why it stays in PyTorch
+
+    def add_unsupported(error: UnsupportedGraph):
+        for (op, reason), node in zip(error.ops, error.nodes):
+            if node:
+                reasons.setdefault(node, f"{op}: {reason}")
+
+    add_unsupported(unsupported_error)
+
+    class Support(OperatorSupport):
+        def is_node_supported(self, submodules, node):
+            return node.op == "call_function" and node.name not in reasons
+
+    for _ in range(16):
+        parent = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+        partitioner = CapabilityBasedPartitioner(
+            parent, Support(), allows_single_node_partition=True)
+        partitions = [p for p in partitioner.propose_partitions()
+                      if any(n.op == "call_function" and
+                             _op_name(n) not in _VIEW_OPS for n in p.nodes)]
+        if not partitions:
+            break
+        parent = fuse_by_partitions(parent, [p.nodes for p in partitions],
+                                    prefix="tcc_", always_return_tuple=True)
+        subs, retry = [], False
+        for child_name, child in parent.named_children():
+            if not child_name.startswith("tcc_"):
+                continue
+            args = [n.meta.get("val") for n in child.graph.nodes
+                    if n.op == "placeholder"]
+            try:
+                run, sub_record = _compile_whole(
+                    child, args, options, f"{name}.{child_name}", target,
+                    library_dir)
+            except _CompileFailure as e:
+                if isinstance(e.error, UnsupportedGraph):
+                    before = len(reasons)
+                    add_unsupported(e.error)
+                    if len(reasons) > before:
+                        retry = True
+                        break
+                # A partition tcc cannot compile runs in PyTorch whole.
+                for n in child.graph.nodes:
+                    if n.op == "call_function":
+                        reasons.setdefault(n.name, f"{_op_name(n)}: {e.error}")
+                retry = True
+                break
+            subs.append((child_name, run, sub_record))
+        if retry:
+            continue
+        for child_name, run, sub_record in subs:
+            setattr(parent, child_name, _partition_module(run))
+            stats.append(sub_record)
+        parent.recompile()
+        break
+    else:
+        parent = gm
+    compiled = sum(1 for c, _ in parent.named_children() if c.startswith("tcc_"))
+    eager = [n for n in parent.graph.nodes
+             if not n.name.startswith("tcc_") and (
+                 n.name in reasons or (n.op == "call_function"
+                                       and _op_name(n) not in _VIEW_OPS))]
+    record.status = "partitioned" if compiled else "fallback"
+    record.eager_ops = sorted({_op_name(n) for n in eager})
+    islands = "; ".join(sorted({reasons.get(n.name, _op_name(n)).splitlines()[0]
+                                for n in eager}))
+    record.reason = (f"{compiled} subgraph(s) in tcc; in PyTorch: {islands}"
+                     if compiled else f"all in PyTorch: {islands}")
+    warnings.warn(f"tcc: graph {name} is partitioned: {record.reason}"
+                  if compiled else f"tcc: graph {name} runs in eager PyTorch: "
+                  f"{unsupported_error}", TCCFallbackWarning, stacklevel=4)
+    return parent.forward
+
+
+def _partition_module(run):
+    """A tcc-compiled partition as the parent graph's call_module target:
+    torch.fx calls it with the partition's inputs; it returns the tuple of
+    its outputs."""
+    import torch
+
+    class TCCPartition(torch.nn.Module):
+        def forward(self, *args):
+            return tuple(run(*args))
+
+    return TCCPartition()
 
 
 def _make_runner(exe, imported, torch) -> Callable:

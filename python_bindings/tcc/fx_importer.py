@@ -535,9 +535,14 @@ class _Importer:
         _mlir_elem(dtype)
         shape = tuple(t.shape)
         ty = _ttype(shape, dtype)
-        ssa = self.fresh("cst")
         if t.numel() == 0:
-            raise _Unsupported("empty constant tensor")
+            # An empty tensor has no tcc value; it is fine where it is
+            # dropped (torch.cat's empty 1-D operands: a KV cache's first
+            # concatenation) and an error only where it is used.
+            def unusable():
+                raise _Unsupported("empty constant tensor")
+            return self.lazy(shape, dtype, unusable)
+        ssa = self.fresh("cst")
         if dtype == torch.bool:
             flat = t.reshape(-1).tolist()
             if all(v == flat[0] for v in flat):
@@ -1614,15 +1619,45 @@ def _slice_bound(imp: _Importer, v, size, default):
     return v
 
 
+def _symbolic_slice(c: _Ctx, x: _T, dim: int, step: int, shape, dtype) -> _T:
+    """x[start:end:step] along `dim` with bounds that are size expressions
+    (a KV cache's x[:, :past + new], BERT's buffer[:, :seq]): a gather at
+    start + step * iota(length), the length being the output's size
+    expression. A negative static start counts from the end; a symbolic
+    one is taken as Dynamo guarded it (within the dim)."""
+    imp = c.imp
+    if step <= 0:
+        raise _Unsupported(f"slice step {step}")
+    start = c.get("start")
+    if start is None:
+        start = 0
+    if not isinstance(start, _S) and int(start) < 0:
+        start = _S(x.shape[dim] + int(start))
+    n = shape[dim]
+    length = imp.shape_operand((n,))
+    ssa = imp.fresh()
+    imp.emit(f"{ssa} = tcc.iota {length} : (tensor<1xi64>) -> {_ttype((n,), torch.int64)}")
+    idx = _T((imp.expr(n),), torch.int64, ssa=ssa)
+    if step != 1:
+        idx = imp.op("mul", [idx, imp.const(step, torch.int64)], idx.shape, torch.int64)
+    if isinstance(start, _S) or int(start) != 0:
+        idx = imp.op("add", [idx, imp.scalar_tensor(start if isinstance(start, _S) else int(start),
+                                                    torch.int64)], idx.shape, torch.int64)
+    return imp.op("gather", [x, idx], shape, dtype, f"axis = {dim} : i64")
+
+
 @_register(aten.slice)
 def _slice(c: _Ctx):
     shape, dtype = c.out()
     x = c.tensor("self")
     dim = _norm_dim(c.int("dim", 0), x.rank)
     size = x.shape[dim]
-    start = _slice_bound(c.imp, c.get("start"), size, 0)
-    end = _slice_bound(c.imp, c.get("end"), size, INT64_MAX)
     step = c.int("step", 1)
+    try:
+        start = _slice_bound(c.imp, c.get("start"), size, 0)
+        end = _slice_bound(c.imp, c.get("end"), size, INT64_MAX)
+    except _Unsupported:
+        return _symbolic_slice(c, x, dim, step, shape, dtype)
     if step <= 0:
         raise _Unsupported(f"slice step {step}")
     if start == INT64_MAX:
@@ -1717,13 +1752,72 @@ def _gather(c: _Ctx):
 
 @_register(aten.index)
 def _index(c: _Ctx):
-    """x[idx] with one integer index tensor on dim 0 -> tcc.gather."""
+    """x[i0, i1, ...] (advanced indexing; None skips a dim).
+
+    One integer index is a tcc.gather along its dim. Several become one
+    gather along the indexed dims flattened: the indices broadcast, each is
+    wrapped once (negative counts from the end) and they combine into a
+    row-major linear index; an index outside [-dim, dim) turns its linear
+    index into one past the end, so the gather's range check reports it
+    instead of reading a wrong element. The indexed dims are moved to the
+    front first when they are not adjacent (PyTorch then puts the broadcast
+    index dims first). A boolean mask over the leading dims is
+    tcc.mask_select."""
     shape, dtype = c.out()
+    imp = c.imp
     x = c.tensor("self")
-    idxs = c["indices"]
-    if len(idxs) != 1 or not isinstance(idxs[0], _T) or idxs[0].dtype not in (torch.int64, torch.int32):
-        raise _Unsupported("advanced indexing other than one integer index on dim 0")
-    return c.imp.op("gather", [x, idxs[0]], shape, dtype, "axis = 0 : i64")
+    idxs = list(c["indices"])
+    while idxs and idxs[-1] is None:
+        idxs.pop()
+    positions = [d for d, t in enumerate(idxs) if t is not None]
+    if not positions:
+        return x
+    if any(not isinstance(idxs[d], _T) for d in positions):
+        raise _Unsupported("index that is not a tensor")
+    if any(idxs[d].dtype == torch.bool for d in positions):
+        mask = idxs[positions[0]]
+        if positions != [0]:
+            raise _Unsupported("a boolean index with other indices or after a skipped dim")
+        return imp.op("mask_select", [x, mask], shape, dtype)
+    if any(idxs[d].dtype not in (torch.int64, torch.int32) for d in positions):
+        raise _Unsupported("index of a dtype other than int32/int64/bool")
+    k = len(positions)
+    if positions != list(range(positions[0], positions[0] + k)):
+        rest = [d for d in range(x.rank) if d not in positions]
+        x = imp.transpose(x, positions + rest)
+        first = 0
+    else:
+        first = positions[0]
+    n_post = x.rank - first - k
+    bshape = tuple(shape[first:len(shape) - n_post])
+    if k == 1:
+        return imp.op("gather", [x, idxs[positions[0]]], shape, dtype, f"axis = {first} : i64")
+    dims = list(x.shape[first:first + k])
+    i64 = torch.int64
+    zero = imp.const(0, i64)
+    linear = valid = None
+    for j, d in enumerate(positions):
+        t = imp.broadcast(imp.cast(idxs[d], i64), bshape)
+        size = imp.scalar_tensor(_S(dims[j]), i64)
+        neg = imp.op("cmp", [t, zero], bshape, torch.bool, 'predicate = "lt"')
+        t = imp.op("select", [neg, imp.op("add", [t, size], bshape, i64), t], bshape, i64)
+        ok = imp.op("select", [imp.op("cmp", [t, zero], bshape, torch.bool, 'predicate = "ge"'),
+                               imp.op("cmp", [t, size], bshape, torch.bool, 'predicate = "lt"'),
+                               imp.const(False, torch.bool)], bshape, torch.bool)
+        stride = 1
+        for e in dims[j + 1:]:
+            stride = stride * e
+        if not (_is_static(stride) and _static(stride) == 1):
+            t = imp.op("mul", [t, imp.scalar_tensor(_S(stride), i64)], bshape, i64)
+        linear = t if linear is None else imp.op("add", [linear, t], bshape, i64)
+        valid = ok if valid is None else imp.op(
+            "select", [valid, ok, imp.const(False, torch.bool)], bshape, torch.bool)
+    total = 1
+    for e in dims:
+        total = total * e
+    linear = imp.op("select", [valid, linear, imp.scalar_tensor(_S(total), i64)], bshape, i64)
+    flat = imp.reshape(x, tuple(x.shape[:first]) + (imp.expr(total),) + tuple(x.shape[first + k:]))
+    return imp.op("gather", [flat, linear], shape, dtype, f"axis = {first} : i64")
 
 
 # -- attention ------------------------------------------------------------------
@@ -1941,20 +2035,44 @@ def _fill(c: _Ctx):
 
 @_register(aten.arange)
 def _arange(c: _Ctx):
-    """Static aranges become dense constants."""
+    """Static aranges become dense constants; one of a symbolic length
+    (torch.arange(x.size(1)): position ids) is start + step * tcc.iota,
+    its length the output's size expression."""
     shape, dtype = c.out()
-    if not all(_is_static(d) for d in shape):
-        raise _Unsupported("arange of symbolic length")
     start = c.get("start", 0)
     end = c.get("end")
     step = c.get("step", 1)
-    if any(isinstance(v, _S) for v in (start, end, step)):
-        raise _Unsupported("symbolic arange bounds")
-    n = _static(shape[0])
-    if n > 1 << 20:
-        raise _Unsupported("arange too large to embed")
-    vals = torch.arange(start, end, step, dtype=dtype if dtype != torch.bool else None)[:n]
-    return c.imp.tensor_const(vals.to(dtype))
+    if all(_is_static(d) for d in shape) and not any(isinstance(v, _S) for v in (start, end, step)):
+        n = _static(shape[0])
+        if n > 1 << 20:
+            raise _Unsupported("arange too large to embed")
+        vals = torch.arange(start, end, step, dtype=dtype if dtype != torch.bool else None)[:n]
+        return c.imp.tensor_const(vals.to(dtype))
+    if dtype == torch.bool:
+        raise _Unsupported("a bool arange")
+    imp = c.imp
+    ssa = imp.fresh()
+    length = imp.shape_operand(shape)
+    ty = _ttype(shape, dtype)
+    imp.emit(f"{ssa} = tcc.iota {length} : (tensor<1xi64>) -> {ty}")
+    r = _T(tuple(imp.expr(d) for d in shape), dtype, ssa=ssa)
+    if isinstance(step, _S) or step != 1:
+        r = imp.op("mul", [r, imp.operand(step, dtype)], r.shape, dtype)
+    if isinstance(start, _S) or start != 0:
+        r = imp.op("add", [r, imp.operand(start, dtype)], r.shape, dtype)
+    return r
+
+
+@_register(aten.cumsum)
+def _cumsum(c: _Ctx):
+    """tcc.cumsum in the output dtype (PyTorch sums bools and small ints as
+    int64)."""
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    if x.rank == 0:
+        return c.imp.cast(x, dtype)
+    axis = _norm_dim(c.int("dim"), x.rank)
+    return c.imp.op("cumsum", [c.imp.cast(x, dtype)], shape, dtype, f"axis = {axis} : i64")
 
 
 # ---------------------------------------------------------------------------
@@ -2323,6 +2441,8 @@ def _build_decompositions() -> dict:
     for op, fn in decomposition_table.items():
         if isinstance(op, torch._ops.OpOverload) and op.overloadpacket in _EXTRA_DECOMPOSED:
             out.setdefault(op, fn)
+    from .decompositions import FAST_PATH_DECOMPOSITIONS
+    out.update(FAST_PATH_DECOMPOSITIONS)
     return out
 
 

@@ -92,26 +92,64 @@ def test_static_shapes():
     assert record.symbols == {}
 
 
-class WithCumsum(torch.nn.Module):
+class WithUnsupported(torch.nn.Module):
+    """tcc has no lowering for aten.kthvalue: the graph is partitioned."""
+
     def forward(self, x):
-        return torch.cumsum(torch.relu(x), dim=1) * 2
+        y = torch.relu(x) * 3 + 1
+        kth = torch.kthvalue(y, 2, dim=1).values
+        return kth.unsqueeze(1) * y + y.sin(), y
 
 
-def test_unsupported_op_falls_back_with_a_report():
-    model = WithCumsum()
+def test_unsupported_op_is_partitioned_with_a_report():
+    model = WithUnsupported()
     compiled = torch.compile(model, backend=tcc.dynamo_backend)
     x = torch.randn(3, 5)
-    with pytest.warns(tcc.dynamo.TCCFallbackWarning, match="cumsum"):
+    with pytest.warns(tcc.dynamo.TCCFallbackWarning, match="partitioned.*kthvalue"):
         got = compiled(x)
-    torch.testing.assert_close(got, model(x))
+    for g, e in zip(got, model(x)):
+        torch.testing.assert_close(g, e)
+    whole, *parts = tcc.dynamo.stats
+    assert whole.status == "partitioned" and whole.eager_ops == ["kthvalue"]
+    assert "2 subgraph(s) in tcc" in whole.reason and "kthvalue" in whole.reason
+    # relu/mul/add before the island, mul/sin/add after it.
+    assert [p.status for p in parts] == ["compiled", "compiled"]
+    assert all("tcc.relu" in p.mlir or "tcc.sin" in p.mlir for p in parts)
+
+
+def test_partitions_keep_dynamic_sizes():
+    model = WithUnsupported()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tcc.dynamo.TCCFallbackWarning)
+        for n in (3, 7, 12):
+            x = torch.randn(n, 5)
+            torch._dynamo.mark_dynamic(x, 0)
+            for g, e in zip(compiled(x), model(x)):
+                torch.testing.assert_close(g, e)
+    assert [r.status for r in tcc.dynamo.stats] == ["partitioned", "compiled", "compiled"]
+    assert all(r.symbols for r in tcc.dynamo.stats[1:])
+
+
+class OnlyUnsupported(torch.nn.Module):
+    def forward(self, x):
+        return torch.kthvalue(x, 2, dim=1).values
+
+
+def test_a_graph_of_unsupported_ops_runs_eagerly():
+    compiled = torch.compile(OnlyUnsupported(), backend=tcc.dynamo_backend)
+    x = torch.randn(3, 5)
+    with pytest.warns(tcc.dynamo.TCCFallbackWarning, match="eager PyTorch"):
+        got = compiled(x)
+    torch.testing.assert_close(got, OnlyUnsupported()(x))
     (record,) = tcc.dynamo.stats
-    assert record.status == "fallback" and "cumsum" in record.reason
+    assert record.status == "fallback" and record.eager_ops == ["kthvalue"]
 
 
 def test_no_fallback_raises():
-    compiled = torch.compile(WithCumsum(),
+    compiled = torch.compile(WithUnsupported(),
                              backend=tcc.make_backend(fallback=False))
-    with pytest.raises(Exception, match="cumsum"):
+    with pytest.raises(Exception, match="kthvalue"):
         compiled(torch.randn(3, 5))
 
 

@@ -81,5 +81,98 @@ def test_unsupported_ops_are_all_reported():
     with pytest.raises(Exception) as e:
         compiled(torch.randn(3, 5))
     text = str(e.value)
-    for op in ("flip", "cumsum"):
+    for op in ("flip", "kthvalue"):
         assert op in text
+
+
+class Indexing(torch.nn.Module):
+    """Advanced indexing: one index on any dim, broadcast indices on
+    adjacent and non-adjacent dims (negative ones wrap), a boolean mask."""
+
+    def forward(self, x):
+        b = x.shape[0]
+        rows = torch.arange(b).view(b, 1)
+        cols = torch.tensor([[1, -1, 0]])
+        return (x[rows, cols],                     # [b, 3, 6]
+                x[:, torch.tensor([4, -5])],       # [b, 2, 6]
+                x[torch.tensor([0, -1]), :, torch.tensor([5, 2])],  # [2, 5]
+                x[x.sum(-1) > 0])                  # [count, 6]
+
+
+def test_advanced_indexing():
+    check(Indexing(), randn(5, 6))
+
+
+def test_advanced_indexing_out_of_range_is_an_error():
+    # The linear index of an out-of-range pair lands past the end, where
+    # tcc.gather's range check reports it (in a subprocess: today a failing
+    # check in compiled code aborts the process, issue 35).
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import torch, tcc\n"
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x, i, j): return x[i, j]\n"
+        "c = torch.compile(M(), backend=tcc.make_backend(fallback=False))\n"
+        "x = torch.randn(4, 5)\n"
+        "print(c(x, torch.tensor([3]), torch.tensor([-5])).tolist(), flush=True)\n"
+        "c(x, torch.tensor([0]), torch.tensor([5]))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=env)
+    assert r.returncode != 0
+    assert "tcc.gather: index out of range" in r.stdout + r.stderr
+    assert r.stdout.startswith("[")  # the in-range call ran first
+
+
+class Positions(torch.nn.Module):
+    """HF's position ids from a mask (cumsum over a dynamic sequence), an
+    arange of the sequence length, a slice of a buffer to that length."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("table", torch.randn(1, 64))
+
+    def forward(self, mask):
+        pos = (mask.cumsum(-1) * mask - 1).clamp_min(0)
+        seq = torch.arange(mask.shape[1]) * 2 + 1
+        return pos + seq, self.table[:, :mask.shape[1]] * mask, torch.cumsum(mask.float(), 0)
+
+
+def test_cumsum_arange_and_slices_of_symbolic_length():
+    def inputs(b):
+        m = (torch.rand(b, 7 + b) > 0.3).long()
+        return [m]
+    check(Positions(), inputs, dynamic=(0, 1))
+
+
+class KVConcat(torch.nn.Module):
+    """A KV cache's first step: torch.cat of an empty tensor and the keys."""
+
+    def forward(self, k):
+        empty = torch.tensor([])
+        return torch.cat([empty, k], dim=-2) * 2
+
+
+def test_concat_with_an_empty_constant():
+    check(KVConcat(), randn(2, 5, 8))
+
+
+@pytest.mark.parametrize("norm_first,activation", [(False, "relu"), (True, "gelu")])
+def test_transformer_encoder_layer_fast_path(norm_first, activation):
+    layer = torch.nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, dropout=0.0,
+                                             norm_first=norm_first,
+                                             activation=activation).eval()
+    check(layer, randn(6, 32), tol=2e-4)
+
+
+def test_multihead_attention_fast_path_with_weights():
+    class MHA(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn = torch.nn.MultiheadAttention(32, 4, batch_first=True)
+
+        def forward(self, x):
+            return self.attn(x, x, x, need_weights=True)
+    check(MHA().eval(), randn(6, 32), tol=2e-4)

@@ -250,6 +250,43 @@ struct BroadcastToGeneric : OpRewritePattern<BroadcastToOp> {
   }
 };
 
+/// result[i] = i: a generic with no inputs over the length (from the type
+/// or the shape operand, which must not be negative).
+struct IotaToGeneric : OpRewritePattern<IotaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IotaOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto out = op.getType();
+    checkShapeOperand(rewriter, loc, op.getShape(), out, /*allowInfer=*/false,
+                      "tcc.iota");
+    Value len;
+    if (!out.isDynamicDim(0)) {
+      len = arith::ConstantIndexOp::create(rewriter, loc, out.getDimSize(0));
+    } else {
+      Value v = tensor::ExtractOp::create(
+          rewriter, loc, op.getShape(),
+          ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)});
+      Value ok = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge, v,
+          arith::ConstantIntOp::create(rewriter, loc, v.getType(), 0));
+      cf::AssertOp::create(rewriter, loc, ok, "tcc.iota: negative length");
+      len = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                       v);
+    }
+    Type i64 = rewriter.getI64Type();
+    Value r = buildMapped(
+        rewriter, loc, out, {len}, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value v = arith::IndexCastOp::create(b, l, i64, i);
+          return convertScalar(b, l, v, computeType(out.getElementType()));
+        });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
 struct ConcatToInsertSlices : OpRewritePattern<ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConcatOp op,
@@ -528,6 +565,7 @@ struct ConstantToArith : OpRewritePattern<ConstantOp> {
 void mlir::tcc::populateTCCDataMovementToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<TransposeToLinalg, ReshapeToTensor, BroadcastToGeneric,
+               IotaToGeneric,
                ConcatToInsertSlices, SliceToExtractSlice, GatherToGeneric,
                GatherElementsToGeneric, ConstantToArith>(patterns.getContext());
 }

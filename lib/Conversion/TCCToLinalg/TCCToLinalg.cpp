@@ -21,6 +21,7 @@ void mlir::tcc::populateTCCToLinalgPatterns(RewritePatternSet &patterns) {
   populateTCCLinearToLinalgPatterns(patterns);
   populateTCCDataMovementToLinalgPatterns(patterns);
   populateTCCDataDependentToLinalgPatterns(patterns);
+  populateTCCScanToLinalgPatterns(patterns);
 }
 
 namespace {

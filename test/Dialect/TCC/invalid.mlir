@@ -1234,3 +1234,64 @@ func.func @batch_norm_axis_param(%x: tensor<2x8x8x4xf32>, %c: tensor<8xf32>) -> 
   %0 = tcc.batch_norm %x, %c, %c, %c, %c {axis = 3 : i64} : (tensor<2x8x8x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x8x4xf32>
   return %0 : tensor<2x8x8x4xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// iota, cumsum
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @iota_dynamic_without_shape() -> tensor<?xi64> {
+  // expected-error @+1 {{'tcc.iota' op needs a shape operand for its dynamic length}}
+  %0 = tcc.iota : () -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @iota_shape_of_two_entries(%s: tensor<2xi64>) -> tensor<?xi64> {
+  // expected-error @+1 {{'tcc.iota' op expects a shape operand of 1 entry, got 2}}
+  %0 = tcc.iota %s : (tensor<2xi64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @iota_rank_2() -> tensor<2x3xi64> {
+  // expected-error @+1 {{'tcc.iota' op result #0 must be 1D tensor}}
+  %0 = tcc.iota : () -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+func.func @iota_bool() -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.iota' op result #0 must be 1D tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values}}
+  %0 = tcc.iota : () -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @cumsum_axis_out_of_range(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'tcc.cumsum' op axis 2 is out of range for rank 2}}
+  %0 = tcc.cumsum %x {axis = 2 : i64} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @cumsum_scalar(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'tcc.cumsum' op expects an operand of rank 1 or more}}
+  %0 = tcc.cumsum %x {axis = 0 : i64} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @cumsum_changes_shape(%x: tensor<4x8xf32>) -> tensor<4x9xf32> {
+  // expected-error @+2 {{'tcc.cumsum' op inferred type(s) 'tensor<4x8xf32>' are incompatible with return type(s) of operation 'tensor<4x9xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.cumsum %x {axis = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}

@@ -18,11 +18,13 @@ void populateTCCElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateTCCReductionToLinalgPatterns(RewritePatternSet &patterns);
 /// matmul, linear, conv2d, pooling, attention.
 void populateTCCLinearToLinalgPatterns(RewritePatternSet &patterns);
-/// transpose, reshape, broadcast_to, concat, slice, gather, constant.
+/// transpose, reshape, broadcast_to, concat, slice, gather, constant, iota.
 void populateTCCDataMovementToLinalgPatterns(RewritePatternSet &patterns);
 /// mask_select and nonzero (data-dependent result sizes): scf.for loops
 /// filling a buffer allocated at the bound, cut to the runtime count.
 void populateTCCDataDependentToLinalgPatterns(RewritePatternSet &patterns);
+/// tcc.cumsum (a running sum): an scf.for over its axis.
+void populateTCCScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.
 void populateTCCToLinalgPatterns(RewritePatternSet &patterns);

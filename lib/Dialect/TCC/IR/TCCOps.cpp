@@ -1431,6 +1431,30 @@ LogicalResult GatherElementsOp::inferReturnTypes(
 TCC_COMPATIBLE_RETURN_TYPES(GatherElementsOp)
 
 //===----------------------------------------------------------------------===//
+// IotaOp, CumsumOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  auto type = getType();
+  if (Value shape = getShape()) {
+    auto st = cast<RankedTensorType>(shape.getType());
+    if (!st.isDynamicDim(0) && st.getDimSize(0) != 1)
+      return emitOpError("expects a shape operand of 1 entry, got ")
+             << st.getDimSize(0);
+  } else if (type.isDynamicDim(0)) {
+    return emitOpError("needs a shape operand for its dynamic length");
+  }
+  return success();
+}
+
+TCC_UNARY_INFER(CumsumOp)
+LogicalResult CumsumOp::verify() {
+  if (getX().getType().getRank() == 0)
+    return emitOpError("expects an operand of rank 1 or more");
+  return verifyAxisInRange(*this, getAxis(), getX().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
 // MaskSelectOp, NonzeroOp
 //===----------------------------------------------------------------------===//
 

@@ -151,6 +151,7 @@ TCC_REIFY_LIKE_X(LogSoftmaxOp)
 TCC_REIFY_LIKE_X(LayerNormOp)
 TCC_REIFY_LIKE_X(RmsNormOp)
 TCC_REIFY_LIKE_X(BatchNormOp)
+TCC_REIFY_LIKE_X(CumsumOp)
 
 #define TCC_REIFY_REDUCE(OP)                                                   \
   LogicalResult OP::reifyResultShapes(OpBuilder &b,                            \

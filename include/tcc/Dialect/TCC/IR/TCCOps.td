@@ -573,6 +573,47 @@ def TCC_GatherElementsOp : TCC_InferredOp<"gather_elements"> {
   let results = (outs TCC_Tensor:$result);
 }
 
+def TCC_IotaOp : TCC_Op<"iota", [Pure]> {
+  let summary = "0, 1, 2, ... as a 1-D tensor (torch.arange, ONNX Range)";
+  let description = [{
+    `result[i] = i`, converted to the result's element type. A dynamic
+    length comes from the `shape` operand (`tensor<1xi64>`, a length that
+    is only known at run time: a sequence length, an ONNX Range bound);
+    `start + step * iota` gives any arithmetic sequence.
+
+    Example:
+    ```mlir
+    %0 = tcc.iota : () -> tensor<8xi64>
+    %1 = tcc.iota %n : (tensor<1xi64>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Optional<TCC_ShapeTensor>:$shape);
+  let results = (outs 1DTensorOf<[F16, BF16, F32, F64, I32, I64]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TCC_CumsumOp : TCC_InferredOp<"cumsum"> {
+  let summary = "running sum along `axis` (torch.cumsum, ONNX CumSum)";
+  let description = [{
+    `result[..., i, ...] = sum of x[..., j, ...] for j <= i` along `axis`
+    (negative counts from the end); with `exclusive` the element itself is
+    left out (`j < i`), with `reverse` the sum runs from the end. Integer
+    sums wrap; float sums accumulate in the element type (f32 for f16 and
+    bf16), in order.
+
+    Example:
+    ```mlir
+    %0 = tcc.cumsum %mask {axis = -1 : i64} : (tensor<?x?xi64>) -> tensor<?x?xi64>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, I64Attr:$axis,
+                   DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+}
+
 def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "a constant tensor";

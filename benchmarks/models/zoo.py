@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""The model zoo, run as a user would: every model of zoo_models.py through
+both of tcc's paths, each against its peer in the same run.
+
+    PYTHONPATH=build/python_packages ~/.cache/tcc/venv/bin/python \
+        benchmarks/models/zoo.py [--models a,b] [--paths compile,onnx] \
+        [--small] [--calls 10] [--peers] [--table out.md]
+
+* compile: torch.compile(model, backend=tcc.make_backend()) with the
+  dynamic dims marked, against eager PyTorch (numerics) and, with --peers,
+  Inductor (time). The report names what ran in tcc: "wholly" or
+  "partitioned" with the ops left in PyTorch (tcc.dynamo.stats).
+* onnx: torch.onnx.export (opset 17, the dynamic dims named) ->
+  tcc.import_onnx -> tcc.compile, against onnxruntime (numerics and time).
+
+Numerics: max |tcc - reference| / max |reference| per output, which must stay
+under --rtol. One progress line per model and path goes to stderr; the
+Markdown table (model, path, what ran in tcc, numerics, tcc ms, peer ms,
+compile s) to stdout or --table. Times are medians of --calls calls after
+two warm-up calls.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import platform
+import statistics
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import torch  # noqa: E402
+
+from zoo_models import BY_NAME, ZOO  # noqa: E402
+
+
+@dataclass
+class Result:
+    model: str
+    path: str
+    status: str = "ok"            # ok | mismatch | error
+    coverage: str = ""            # wholly | partitioned (...) | eager
+    error: float | None = None    # worst relative error over the outputs
+    tcc_ms: float | None = None
+    peer: str = ""
+    peer_ms: float | None = None
+    compile_s: float | None = None
+    detail: str = ""
+    eager_ops: list = field(default_factory=list)
+
+
+def _flat(out):
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _flat(o)]
+    raise TypeError(f"unexpected output {type(out)}")
+
+
+def relative_error(got, want) -> float:
+    """max |got - want| / max |want| over all outputs (exact for ints)."""
+    worst = 0.0
+    if len(got) != len(want):
+        return float("inf")
+    for g, w in zip(got, want):
+        g = torch.as_tensor(g)
+        if g.shape != w.shape:
+            return float("inf")
+        if not w.is_floating_point():
+            worst = max(worst, 0.0 if torch.equal(g.to(w.dtype), w) else float("inf"))
+            continue
+        scale = w.abs().max().item() or 1.0
+        worst = max(worst, (g.double() - w.double()).abs().max().item() / scale)
+    return worst
+
+
+def median_ms(fn, calls) -> float:
+    for _ in range(2):
+        fn()
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return 1e3 * statistics.median(times)
+
+
+def _mark(inputs, dynamic):
+    for i, dims in dynamic.items():
+        for d in dims:
+            torch._dynamo.mark_dynamic(inputs[i], d)
+
+
+def run_compile(name, built, calls, peers, rtol) -> Result:
+    import tcc
+    import tcc.dynamo
+    r = Result(name, "compile", peer="inductor" if peers else "eager")
+    m, inputs = built.module, built.inputs
+    with torch.no_grad():
+        want = _flat(m(*inputs))
+        torch._dynamo.reset()
+        torch._dynamo.utils.counters.clear()
+        tcc.dynamo.reset()
+        compiled = torch.compile(m, backend=tcc.make_backend(), dynamic=False)
+        _mark(inputs, built.dynamic)
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = _flat(compiled(*inputs))
+        first = time.perf_counter() - start
+        records = list(tcc.dynamo.stats)
+        r.compile_s = sum(g.import_seconds + g.compile_seconds for g in records)
+        r.detail = f"first call {first:.1f} s"
+        r.eager_ops = sorted({op for g in records for op in g.eager_ops})
+        breaks = sum(torch._dynamo.utils.counters["graph_break"].values())
+        if breaks:
+            r.detail += f", {breaks} graph break(s)"
+        compiled_graphs = [g for g in records if g.status != "fallback"]
+        if not records:
+            r.coverage = "no graph"
+        elif not compiled_graphs:
+            r.coverage = "eager"
+        elif r.eager_ops or breaks or len(compiled_graphs) < len(records):
+            r.coverage = "partitioned"
+        else:
+            r.coverage = "wholly"
+        r.error = relative_error(got, want)
+        if r.error > rtol:
+            r.status = "mismatch"
+        r.tcc_ms = median_ms(lambda: compiled(*inputs), calls)
+        if peers:
+            torch._dynamo.reset()
+            ind = torch.compile(m)
+            _mark(inputs, built.dynamic)
+            ind(*inputs)
+            r.peer_ms = median_ms(lambda: ind(*inputs), calls)
+        else:
+            r.peer_ms = median_ms(lambda: m(*inputs), max(3, calls // 3))
+    return r
+
+
+class _Quiet:
+    """Sends fds 1 and 2 to a file: the exporters print whole graphs (C++
+    side) when they fail."""
+
+    def __enter__(self):
+        import tempfile
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.log = tempfile.TemporaryFile()
+        self.saved = [os.dup(1), os.dup(2)]
+        os.dup2(self.log.fileno(), 1)
+        os.dup2(self.log.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self.log.close()
+
+
+def export_onnx(built, path):
+    names = [f"in{i}" for i in range(len(built.inputs))]
+    axes = {names[i]: {d: f"d{i}_{d}" for d in dims}
+            for i, dims in built.dynamic.items()}
+    torch.onnx.export(built.module, built.inputs, str(path), input_names=names,
+                      dynamic_axes=axes or None, opset_version=17, dynamo=False)
+    return names
+
+
+def run_onnx(name, built, calls, rtol, workdir) -> Result:
+    import numpy as np
+    import onnxruntime as ort
+    import tcc
+    r = Result(name, "onnx", peer="onnxruntime")
+    path = Path(workdir) / f"{name}.onnx"
+    with torch.no_grad(), warnings.catch_warnings(), _Quiet():
+        warnings.simplefilter("ignore")
+        export_onnx(built, path)
+    feeds = [t.numpy() for t in built.inputs]
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = torch.get_num_threads()
+    sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    feed = dict(zip([i.name for i in sess.get_inputs()], feeds))
+    want = [torch.from_numpy(np.asarray(a)) for a in sess.run(None, feed)]
+    start = time.perf_counter()
+    try:
+        module = tcc.import_onnx(str(path))
+        exe = tcc.compile(module)
+    except tcc.TCCError as e:
+        diags = [d for d in e.diagnostics if "error" in d] or list(e.diagnostics)
+        raise RuntimeError(f"{e}: {diags[0] if diags else ''}") from None
+    r.compile_s = time.perf_counter() - start
+    r.coverage = "wholly"
+    # The exporter drops inputs the graph does not read.
+    used = [feed[i.name] for i in sess.get_inputs()]
+    got = exe(*used)
+    got = list(got) if isinstance(got, (list, tuple)) else [got]
+    r.error = relative_error([torch.from_numpy(np.asarray(g)) for g in got], want)
+    if r.error > rtol:
+        r.status = "mismatch"
+    r.tcc_ms = median_ms(lambda: exe(*used), calls)
+    r.peer_ms = median_ms(lambda: sess.run(None, feed), calls)
+    return r
+
+
+def _fmt(v, spec):
+    return "" if v is None else format(v, spec)
+
+
+def table(results, small) -> str:
+    lines = [
+        f"Zoo ({'CI sizes' if small else 'full sizes'}), {platform.node()}, "
+        f"{os.cpu_count()} cores, {torch.get_num_threads()} threads, "
+        f"{time.strftime('%Y-%m-%d')}",
+        "",
+        "| model | path | in tcc | numerics (rel. err) | tcc ms | peer | peer ms "
+        "| tcc / peer | compile s | notes |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        cov = r.coverage
+        if r.eager_ops:
+            cov += " (eager: " + ", ".join(r.eager_ops) + ")"
+        num = r.status if r.error is None else f"{r.status} ({r.error:.1e})"
+        ratio = (r.tcc_ms / r.peer_ms) if r.tcc_ms and r.peer_ms else None
+        lines.append(
+            f"| {r.model} | {r.path} | {cov} | {num} | {_fmt(r.tcc_ms, '.2f')} "
+            f"| {r.peer} | {_fmt(r.peer_ms, '.2f')} | {_fmt(ratio, '.2f')} "
+            f"| {_fmt(r.compile_s, '.1f')} | {r.detail} |")
+    return "\n".join(lines) + "\n"
+
+
+def run_model(model, path, small, calls, peers, rtol, workdir) -> Result:
+    try:
+        built = model.build(small)
+        if path == "compile":
+            return run_compile(model.name, built, calls, peers, rtol)
+        return run_onnx(model.name, built, calls, rtol, workdir)
+    except Exception as e:  # a failing model is a row, not the end of the run
+        msg = str(e).strip().splitlines()
+        first = next((line for line in msg if line.strip()), type(e).__name__)
+        if os.environ.get("TCC_ZOO_DEBUG"):
+            traceback.print_exc()
+        return Result(model.name, path, status="error",
+                      detail=f"{type(e).__name__}: {first[:300]}".replace("|", "/"))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="",
+                    help="comma-separated names (default: all; with --ci the CI subset)")
+    ap.add_argument("--paths", default="compile,onnx")
+    ap.add_argument("--small", action="store_true", help="CI sizes")
+    ap.add_argument("--ci", action="store_true", help="the CI subset at CI sizes")
+    ap.add_argument("--calls", type=int, default=10)
+    ap.add_argument("--peers", action="store_true",
+                    help="time Inductor on the compile path (slow to compile)")
+    ap.add_argument("--rtol", type=float, default=2e-3)
+    ap.add_argument("--table", help="write the Markdown table here")
+    ap.add_argument("--workdir", default="/tmp/tcc-zoo")
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    # Dynamo leaves nn.LSTM/GRU out of its graphs unless told.
+    torch._dynamo.config.allow_rnn = True
+    small = args.small or args.ci
+    if args.models:
+        names = args.models.split(",")
+        unknown = [n for n in names if n not in BY_NAME]
+        if unknown:
+            ap.error(f"unknown models {unknown}; known: {', '.join(BY_NAME)}")
+        models = [BY_NAME[n] for n in names]
+    else:
+        models = [m for m in ZOO if m.ci or not args.ci]
+    Path(args.workdir).mkdir(parents=True, exist_ok=True)
+    results = []
+    for model in models:
+        for path in args.paths.split(","):
+            start = time.perf_counter()
+            r = run_model(model, path, small, args.calls, args.peers, args.rtol,
+                          args.workdir)
+            results.append(r)
+            print(f"[{len(results)}/{len(models) * len(args.paths.split(','))}] "
+                  f"{model.name} {path}: {r.status} {r.coverage} "
+                  f"err={_fmt(r.error, '.1e')} tcc={_fmt(r.tcc_ms, '.2f')} ms "
+                  f"{r.peer}={_fmt(r.peer_ms, '.2f')} ms "
+                  f"compile={_fmt(r.compile_s, '.1f')} s {r.detail} "
+                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    text = table(results, small)
+    if args.table:
+        Path(args.table).write_text(text)
+    else:
+        print(text)
+    return 0 if all(r.status == "ok" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
