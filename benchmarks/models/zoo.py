@@ -10,7 +10,8 @@ both of tcc's paths, each against its peer in the same run.
   dynamic dims marked, against eager PyTorch (numerics) and, with --peers,
   Inductor (time). The report names what ran in tcc: "wholly" or
   "partitioned" with the ops left in PyTorch (tcc.dynamo.stats).
-* onnx: torch.onnx.export (opset 17, the dynamic dims named) ->
+* onnx: torch.onnx.export (its default exporter, opset 18 and later, or
+  --exporter legacy at opset 17; the dynamic dims named) ->
   tcc.import_onnx -> tcc.compile, against onnxruntime (numerics and time).
 
 Numerics: max |tcc - reference| / max |reference| per output, which must stay
@@ -169,16 +170,36 @@ class _Quiet:
         self.log.close()
 
 
-def export_onnx(built, path):
+def export_onnx(built, path, exporter="dynamo"):
+    """torch.onnx.export with the dynamic dims named: the default exporter
+    (torch.export based, opset 18 and later) or, with exporter="legacy",
+    the TorchScript one at opset 17."""
     names = [f"in{i}" for i in range(len(built.inputs))]
-    axes = {names[i]: {d: f"d{i}_{d}" for d in dims}
-            for i, dims in built.dynamic.items()}
+    if exporter == "legacy":
+        axes = {names[i]: {d: f"d{i}_{d}" for d in dims}
+                for i, dims in built.dynamic.items()}
+        torch.onnx.export(built.module, built.inputs, str(path), input_names=names,
+                          dynamic_axes=axes or None, opset_version=17, dynamo=False)
+        return names
+    import inspect
+    from torch.export import Dim
+    shapes = []
+    for i, t in enumerate(built.inputs):
+        dims = built.dynamic.get(i, [])
+        shapes.append({d: Dim.DYNAMIC for d in dims} if dims else None)
+    # A forward(x, *rest) takes its trailing inputs as one tuple.
+    params = list(inspect.signature(built.module.forward).parameters.values())
+    for k, p in enumerate(params):
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            shapes = shapes[:k] + [tuple(shapes[k:])]
+            break
     torch.onnx.export(built.module, built.inputs, str(path), input_names=names,
-                      dynamic_axes=axes or None, opset_version=17, dynamo=False)
+                      dynamic_shapes=tuple(shapes), dynamo=True, external_data=False,
+                      optimize=True, verbose=False)
     return names
 
 
-def run_onnx(name, built, calls, rtol, workdir) -> Result:
+def run_onnx(name, built, calls, rtol, workdir, exporter="dynamo") -> Result:
     import numpy as np
     import onnxruntime as ort
     import tcc
@@ -186,7 +207,7 @@ def run_onnx(name, built, calls, rtol, workdir) -> Result:
     path = Path(workdir) / f"{name}.onnx"
     with torch.no_grad(), warnings.catch_warnings(), _Quiet():
         warnings.simplefilter("ignore")
-        export_onnx(built, path)
+        export_onnx(built, path, exporter)
     feeds = [t.numpy() for t in built.inputs]
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = torch.get_num_threads()
@@ -199,7 +220,8 @@ def run_onnx(name, built, calls, rtol, workdir) -> Result:
         exe = tcc.compile(module)
     except tcc.TCCError as e:
         diags = [d for d in e.diagnostics if "error" in d] or list(e.diagnostics)
-        raise RuntimeError(f"{e}: {diags[0] if diags else ''}") from None
+        first = diags[0].split("error: ", 1)[-1] if diags else str(e)
+        raise RuntimeError(first) from None
     r.compile_s = time.perf_counter() - start
     r.coverage = "wholly"
     # The exporter drops inputs the graph does not read.
@@ -241,12 +263,13 @@ def table(results, small) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_model(model, path, small, calls, peers, rtol, workdir) -> Result:
+def run_model(model, path, small, calls, peers, rtol, workdir,
+              exporter="dynamo") -> Result:
     try:
         built = model.build(small)
         if path == "compile":
             return run_compile(model.name, built, calls, peers, rtol)
-        return run_onnx(model.name, built, calls, rtol, workdir)
+        return run_onnx(model.name, built, calls, rtol, workdir, exporter)
     except Exception as e:  # a failing model is a row, not the end of the run
         msg = str(e).strip().splitlines()
         first = next((line for line in msg if line.strip()), type(e).__name__)
@@ -269,6 +292,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rtol", type=float, default=2e-3)
     ap.add_argument("--table", help="write the Markdown table here")
     ap.add_argument("--workdir", default="/tmp/tcc-zoo")
+    ap.add_argument("--exporter", choices=("dynamo", "legacy"), default="dynamo",
+                    help="torch.onnx.export's default (dynamo, opset 18+) or "
+                         "the TorchScript exporter at opset 17")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -289,7 +315,7 @@ def main(argv=None) -> int:
         for path in args.paths.split(","):
             start = time.perf_counter()
             r = run_model(model, path, small, args.calls, args.peers, args.rtol,
-                          args.workdir)
+                          args.workdir, args.exporter)
             results.append(r)
             print(f"[{len(results)}/{len(models) * len(args.paths.split(','))}] "
                   f"{model.name} {path}: {r.status} {r.coverage} "

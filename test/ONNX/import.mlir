@@ -137,13 +137,11 @@
 // HARDMAX:   %[[HIT:.+]] = tcc.cmp %{{.+}}, %[[M]] {predicate = "eq"} : (tensor<1x4x1xi64>, tensor<3x1x5xi64>) -> tensor<3x4x5xi1>
 // HARDMAX:   tcc.cast %[[HIT]] : (tensor<3x4x5xi1>) -> tensor<3x4x5xf32>
 
-// CumSum: a product with a 0/1 matrix (row i feeds sum j when i <= j),
-// summed over the axis; EyeLike a constant.
+// CumSum: tcc.cumsum along the bound axis; EyeLike a constant.
 // RUN: tcc-import-onnx %onnx_data/node/test_cumsum_2d_axis_0/model.onnx --bind-input=1=%onnx_data/node/test_cumsum_2d_axis_0/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=CUMSUM
-// CUMSUM:   %[[X:.+]] = tcc.reshape %arg0 : (tensor<2x3xf64>) -> tensor<2x1x3xf64>
-// CUMSUM:   tcc.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf64>
-// CUMSUM:   %[[P:.+]] = tcc.mul %[[X]], %{{.+}} : (tensor<2x1x3xf64>, tensor<2x2x1xf64>) -> tensor<2x2x3xf64>
-// CUMSUM:   tcc.reduce_sum %[[P]] {axes = array<i64: 0>} : (tensor<2x2x3xf64>) -> tensor<2x3xf64>
+// RUN: tcc-import-onnx %onnx_data/node/test_cumsum_1d_reverse_exclusive/model.onnx --bind-input=1=%onnx_data/node/test_cumsum_1d_reverse_exclusive/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=CUMSUM_RE
+// CUMSUM:   tcc.cumsum %arg0 {axis = 0 : i64} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+// CUMSUM_RE:   tcc.cumsum %arg0 {axis = 0 : i64, exclusive = true, reverse = true} : (tensor<5xf64>) -> tensor<5xf64>
 // RUN: tcc-import-onnx %onnx_data/node/test_eyelike_with_dtype/model.onnx | FileCheck %s --check-prefix=EYE
 // EYE:   %[[E:.+]] = tcc.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, {{.+}}]]> : tensor<3x4xf64>
 // EYE:   return %[[E]]
@@ -202,14 +200,15 @@
 // EINSUM:   tcc.reduce_sum %[[P]] {axes = array<i64: 3>} : (tensor<5x2x4x3xf64>) -> tensor<5x2x4xf64>
 
 // Compress and NonZero through tcc.nonzero (a size known once it ran);
-// GatherND as one gather of flattened positions.
+// GatherND as one gather of flattened positions (an out-of-range tuple
+// selected past the end, for the gather's check).
 // RUN: tcc-import-onnx %onnx_data/node/test_compress_0/model.onnx | FileCheck %s --check-prefix=COMPRESS
 // COMPRESS:   %[[NZ:.+]] = tcc.nonzero %arg1 : (tensor<3xi1>) -> tensor<?x1xi64>
 // COMPRESS:   %[[I:.+]] = tcc.reshape %[[NZ]] : (tensor<?x1xi64>) -> tensor<?xi64>
 // COMPRESS:   tcc.gather %arg0, %[[I]] : (tensor<3x2xf32>, tensor<?xi64>) -> tensor<?x2xf32>
 // RUN: tcc-import-onnx %onnx_data/node/test_gathernd_example_int32_batch_dim1/model.onnx | FileCheck %s --check-prefix=GATHERND
-// GATHERND:   %[[L:.+]] = tcc.add %{{.+}}, %{{.+}} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
-// GATHERND:   %[[F:.+]] = tcc.reshape %arg0 : (tensor<2x2x2xi32>) -> tensor<4x2xi32>
+// GATHERND:   %[[L:.+]] = tcc.select %{{.+}}, %{{.+}}, %{{.+}} : (tensor<2xi1>, tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+// GATHERND:   %[[F:.+]] = tcc.reshape %arg0, %{{.+}} : (tensor<2x2x2xi32>, tensor<2xi64>) -> tensor<4x2xi32>
 // GATHERND:   tcc.gather %[[F]], %[[L]] : (tensor<4x2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
 
 // Window functions of a bound size are constants.

@@ -16,6 +16,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
@@ -360,14 +362,6 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
         erased = true;
       }
   }
-  for (Operation &op : *entry) {
-    if (!op.hasAttr(kShapePlaceholder))
-      continue;
-    emitError(op.getLoc())
-        << "the shape of a tensor with dims known only at run time is "
-           "used as data (not supported yet)";
-    return failure();
-  }
   return success();
 }
 
@@ -380,9 +374,9 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     emitError(loc()) << "the ONNX model imports no default-domain opset";
     return nullptr;
   }
-  if (opset < 1 || opset > 17) {
+  if (opset < 1 || opset > kMaxONNXOpset) {
     emitError(loc()) << "ONNX opset " << opset
-                     << " is outside the supported range 1 to 17";
+                     << " is outside the supported range 1 to " << kMaxONNXOpset;
     return nullptr;
   }
   if (!model.has_graph()) {
@@ -401,7 +395,8 @@ OwningOpRef<ModuleOp>
 mlir::tcc::onnx_import::importModel(MLIRContext *ctx, llvm::StringRef bytes,
                                     llvm::StringRef source,
                                     const ImportOptions &options) {
-  ctx->loadDialect<TCCDialect, func::FuncDialect, tensor::TensorDialect>();
+  ctx->loadDialect<TCCDialect, func::FuncDialect, tensor::TensorDialect,
+                   arith::ArithDialect>();
   onnx::ModelProto model;
   if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {

@@ -38,9 +38,10 @@ inline void setInteger(::tcc::runtime::HostTensor &t, int64_t i, int64_t v) {
     t.setDouble(i, static_cast<double>(v));
 }
 
-/// Marks an i64 constant that stands for a shape with run-time dims: only
-/// shape arithmetic may read it (the importer checks at the end).
-constexpr llvm::StringLiteral kShapePlaceholder = "tcc.onnx_shape_placeholder";
+/// The newest default-domain opset the importer reads: that of the onnx
+/// Python package the tests and the exporters use (1.23). Every op's
+/// changes up to it are handled or refused by name.
+constexpr int64_t kMaxONNXOpset = 28;
 std::string onnxTypeName(int32_t onnxType);
 bool tensorFromProto(const onnx::TensorProto &t, ::tcc::runtime::HostTensor &out,
                      std::string &error);

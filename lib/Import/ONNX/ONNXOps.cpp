@@ -12,6 +12,8 @@
 
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -224,6 +226,7 @@ template <typename F> Converter one(F f) {
 FailureOr<Value> reshapeTo(NodeContext &c, Value x,
                            SmallVector<int64_t> shape, bool allowZero);
 FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar);
+SmallVector<std::optional<int64_t>> constantElements(Value v);
 LogicalResult setKnownResult(NodeContext &c, const KnownInts &k, bool scalar,
                              Type element = {});
 FailureOr<Value> binaryValue(NodeContext &c, llvm::StringRef n);
@@ -428,6 +431,31 @@ axesOf(NodeContext &c, unsigned index) {
   return std::optional<SmallVector<int64_t>>(*k);
 }
 
+/// A reshape that only adds or drops size-1 dims (Squeeze, Unsqueeze):
+/// the result's dynamic dims are x's, in order, so that a shape operand of
+/// them (tensor.dim) lets tcc.reshape take several.
+FailureOr<Value> reshapeKeepingDims(NodeContext &c, Value x,
+                                    SmallVector<int64_t> shape) {
+  if (llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+    return reshapeTo(c, x, shape, /*allowZero=*/true);
+  RankedTensorType t = typeOf(x);
+  KnownInts dims;
+  int64_t next = 0;
+  for (int64_t s : shape) {
+    if (!ShapedType::isDynamic(s)) {
+      dims.push_back({s, Value(), -1});
+      continue;
+    }
+    while (next < t.getRank() && !t.isDynamicDim(next))
+      ++next;
+    if (next == t.getRank())
+      return c.fail("internal: more dynamic dims than the input has");
+    dims.push_back({0, x, next++});
+  }
+  return c.build1("tcc.reshape", {x, TRY(knownValue(c, dims, false))}, {},
+                  RankedTensorType::get(shape, t.getElementType()));
+}
+
 FailureOr<Value> squeeze(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
@@ -454,7 +482,7 @@ FailureOr<Value> squeeze(NodeContext &c) {
     if (!drop[d])
       shape.push_back(t.isDynamicDim(d) ? ShapedType::kDynamic
                                         : t.getDimSize(d));
-  return reshapeTo(c, x, shape, /*allowZero=*/true);
+  return reshapeKeepingDims(c, x, shape);
 }
 
 FailureOr<Value> unsqueeze(NodeContext &c) {
@@ -477,7 +505,7 @@ FailureOr<Value> unsqueeze(NodeContext &c) {
   int64_t next = 0;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(added[d] ? 1 : t.getDimSize(next++));
-  return reshapeTo(c, x, shape, /*allowZero=*/true);
+  return reshapeKeepingDims(c, x, shape);
 }
 
 /// Known-integer versions of Squeeze/Unsqueeze/Cast/Identity: the values
@@ -487,20 +515,35 @@ void passKnown(NodeContext &c) {
     c.knownResults.push_back(*k);
 }
 
-/// A 1-D i64 constant standing for known integers (0-D when `scalar`).
-/// Where some are known only at run time the constant is a placeholder
-/// (marked): shape consumers read the known values, and a use as data is
-/// an error when the import ends.
+/// Known integers as a value: a 1-D i64 constant when every one is a
+/// constant, else tensor.from_elements of the constants and the run-time
+/// dims (tensor.dim), so that any consumer can read them as data. 0-D when
+/// `scalar`.
 FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar) {
-  SmallVector<int64_t> values;
-  bool all = true;
-  for (const KnownInt &e : k) {
-    values.push_back(e.isConstant() ? e.value : -1);
-    all &= e.isConstant();
+  bool all = llvm::all_of(k, [](const KnownInt &e) { return e.isConstant(); });
+  Value v;
+  if (all) {
+    SmallVector<int64_t> values;
+    for (const KnownInt &e : k)
+      values.push_back(e.value);
+    v = c.i64Vector(values);
+  } else {
+    SmallVector<Value> elements;
+    for (const KnownInt &e : k) {
+      if (e.isConstant()) {
+        elements.push_back(
+            arith::ConstantIntOp::create(c.b, c.loc, c.b.getI64Type(), e.value));
+        continue;
+      }
+      Value dim = tensor::DimOp::create(c.b, c.loc, e.of, e.dim);
+      elements.push_back(
+          arith::IndexCastOp::create(c.b, c.loc, c.b.getI64Type(), dim));
+    }
+    v = tensor::FromElementsOp::create(
+        c.b, c.loc,
+        RankedTensorType::get({int64_t(elements.size())}, c.b.getI64Type()),
+        elements);
   }
-  Value v = c.i64Vector(values);
-  if (!all)
-    v.getDefiningOp()->setAttr(kShapePlaceholder, c.b.getUnitAttr());
   if (scalar)
     return reshapeTo(c, v, {}, true);
   return v;
@@ -1243,6 +1286,58 @@ LogicalResult concat(NodeContext &c) {
   return success();
 }
 
+/// Reshape to a shape known only at run time (or with several run-time
+/// sizes): tcc.reshape with the shape as an operand, its 0 entries (unless
+/// allowzero) replaced by x's dims at the same place. The result's dims are
+/// the known constants, dynamic for the rest.
+FailureOr<Value> runtimeReshape(NodeContext &c, Value target,
+                                std::optional<KnownInts> known) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x), st = typeOf(target);
+  if (st.getRank() != 1 || st.isDynamicDim(0))
+    return c.fail("the target shape's length must be known at import time");
+  int64_t n = st.getDimSize(0);
+  bool allowZero = c.intAttr("allowzero", 0) != 0;
+  if (elementOf(target) != c.b.getI64Type())
+    target = TRY(c.build1("tcc.cast", {target}, {},
+                          RankedTensorType::get({n}, c.b.getI64Type())));
+  if (!allowZero) {
+    KnownInts xDims;
+    for (int64_t d = 0; d < n; ++d) {
+      if (d >= t.getRank())
+        xDims.push_back({0, Value(), -1});
+      else if (t.isDynamicDim(d))
+        xDims.push_back({0, x, d});
+      else
+        xDims.push_back({t.getDimSize(d), Value(), -1});
+    }
+    Value zero = c.scalar(c.b.getI64Type(), 0);
+    Value isZero = TRY(c.build1("tcc.cmp", {target, zero},
+                                {c.named("predicate", c.b.getStringAttr("eq"))}));
+    target = TRY(c.build1("tcc.select",
+                          {isZero, TRY(knownValue(c, xDims, false)), target}));
+  }
+  SmallVector<std::optional<int64_t>> constants;
+  if (known) {
+    for (const KnownInt &e : *known)
+      constants.push_back(e.isConstant() ? std::optional<int64_t>(e.value)
+                                         : std::nullopt);
+  } else {
+    constants = constantElements(c.operand(1));
+  }
+  SmallVector<int64_t> dims(n, ShapedType::kDynamic);
+  for (int64_t d = 0; int64_t(constants.size()) == n && d < n; ++d) {
+    if (!constants[d] || *constants[d] == -1)
+      continue;
+    if (*constants[d] == 0 && !allowZero)
+      dims[d] = d < t.getRank() ? t.getDimSize(d) : ShapedType::kDynamic;
+    else
+      dims[d] = *constants[d];
+  }
+  return c.build1("tcc.reshape", {x, target}, {},
+                  RankedTensorType::get(dims, t.getElementType()));
+}
+
 FailureOr<Value> reshape(NodeContext &c) {
   Value x = c.operand(0);
   SmallVector<int64_t> shape;
@@ -1254,8 +1349,7 @@ FailureOr<Value> reshape(NodeContext &c) {
   } else {
     auto k = c.knownInts(1);
     if (!k)
-      return c.fail("the target shape must be known at import time "
-                    "(constants and shape arithmetic)");
+      return runtimeReshape(c, c.operand(1), std::nullopt);
     for (const KnownInt &e : *k) {
       if (e.isConstant()) {
         shape.push_back(e.value);
@@ -1303,6 +1397,17 @@ FailureOr<Value> reshape(NodeContext &c) {
           rest % constants == 0 && llvm::any_of(copied, [](bool b) { return b; }))
         *infer = rest / constants;
     }
+    // Several sizes known only at run time: the shape goes in as an
+    // operand (tcc.reshape infers its -1).
+    RankedTensorType xt = typeOf(x);
+    int64_t open = 0;
+    for (auto [i, v] : llvm::enumerate(shape)) {
+      bool copiesDynamic = v == 0 && !c.intAttr("allowzero", 0) &&
+                           int64_t(i) < xt.getRank() && xt.isDynamicDim(i);
+      open += ShapedType::isDynamic(v) || v == -1 || copiesDynamic;
+    }
+    if (open > 1)
+      return runtimeReshape(c, TRY(knownValue(c, *k, false)), k);
   }
   return reshapeTo(c, x, shape, c.intAttr("allowzero", 0) != 0);
 }
@@ -1340,6 +1445,92 @@ SmallVector<int64_t> sliceIndices(int64_t n, int64_t start, int64_t end,
   return out;
 }
 
+/// Slice with starts or ends known only at run time (a cache position, a
+/// sequence length): per sliced axis, ONNX's clamping on 0-D i64 tensors,
+/// then a tcc.gather at start + step * iota(count). Axes and steps must be
+/// constants.
+LogicalResult runtimeSlice(NodeContext &c) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  int64_t n = typeOf(c.operand(1)).getNumElements();
+  if (typeOf(c.operand(1)).getRank() != 1 || ShapedType::isDynamic(n) ||
+      typeOf(c.operand(2)).getNumElements() != n)
+    return c.fail("starts and ends must be 1-D of one known length");
+  SmallVector<int64_t> axes, steps;
+  for (int64_t i = 0; i < n; ++i)
+    axes.push_back(i);
+  if (c.operand(3)) {
+    auto a = c.constantInts(3);
+    if (!a)
+      return c.fail("axes must be known at import time");
+    axes = *a;
+  }
+  steps.assign(n, 1);
+  if (c.operand(4)) {
+    auto st = c.constantInts(4);
+    if (!st)
+      return c.fail("steps must be known at import time");
+    steps = *st;
+  }
+  if (int64_t(axes.size()) != n || int64_t(steps.size()) != n)
+    return c.fail("starts, ends, axes and steps differ in length");
+  Type i64 = c.b.getI64Type();
+  Ops o{c, i64};
+  auto element = [&](unsigned operand, int64_t i) -> FailureOr<Value> {
+    Value v = c.operand(operand);
+    if (elementOf(v) != i64)
+      v = TRY(c.build1("tcc.cast", {v}, {}, RankedTensorType::get({n}, i64)));
+    Value one = TRY(c.build1(
+        "tcc.slice", {v},
+        {c.named("starts", c.b.getDenseI64ArrayAttr({i})),
+         c.named("ends", c.b.getDenseI64ArrayAttr({i + 1}))}));
+    return reshapeTo(c, one, {}, true);
+  };
+  auto clamp = [&](Value v, Value lo, Value hi) -> FailureOr<Value> {
+    return o.bin("minimum", TRY(o.bin("maximum", v, lo)), hi);
+  };
+  auto wrap = [&](Value v, Value dim) -> FailureOr<Value> {
+    Value neg = TRY(c.build1("tcc.cmp", {v, o.k(0)},
+                             {c.named("predicate", c.b.getStringAttr("lt"))}));
+    return c.build1("tcc.select", {neg, TRY(o.bin("add", v, dim)), v});
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t axis = TRY(normalizeAxis(c, axes[i], rank));
+    int64_t step = steps[i];
+    if (step == 0)
+      return c.fail("a step is 0");
+    KnownInts d = {t.isDynamicDim(axis) ? KnownInt{0, x, axis}
+                                        : KnownInt{t.getDimSize(axis), Value(), -1}};
+    Value dim = TRY(knownValue(c, d, /*scalar=*/true));
+    Value start = TRY(wrap(TRY(element(1, i)), dim));
+    Value end = TRY(wrap(TRY(element(2, i)), dim));
+    Value count;
+    if (step > 0) {
+      start = TRY(clamp(start, o.k(0), dim));
+      end = TRY(clamp(end, o.k(0), dim));
+      Value span = TRY(o.bin("add", TRY(o.bin("sub", end, start)), o.k(step - 1)));
+      count = TRY(o.bin("div", span, o.k(step)));
+    } else {
+      Value last = TRY(o.bin("sub", dim, o.k(1)));
+      start = TRY(clamp(start, o.k(-1), last));
+      end = TRY(clamp(end, o.k(-1), last));
+      Value span = TRY(o.bin("add", TRY(o.bin("sub", start, end)), o.k(-step - 1)));
+      count = TRY(o.bin("div", span, o.k(-step)));
+    }
+    count = TRY(reshapeTo(c, TRY(o.bin("maximum", count, o.k(0))), {1}, true));
+    Value idx = TRY(c.build1("tcc.iota", {count}, {},
+                             RankedTensorType::get({ShapedType::kDynamic}, i64)));
+    if (step != 1)
+      idx = TRY(o.bin("mul", idx, o.k(step)));
+    idx = TRY(o.bin("add", idx, start));
+    x = TRY(c.build1("tcc.gather", {x, idx},
+                     {c.named("axis", c.b.getI64IntegerAttr(axis))}));
+  }
+  c.results.push_back(x);
+  return success();
+}
+
 LogicalResult slice(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
@@ -1351,7 +1542,7 @@ LogicalResult slice(NodeContext &c) {
   } else {
     auto s = c.constantInts(1), e = c.constantInts(2);
     if (!s || !e)
-      return c.fail("starts and ends must be known at import time");
+      return runtimeSlice(c);
     starts = *s;
     ends = *e;
     if (c.operand(3)) {
@@ -1436,11 +1627,126 @@ FailureOr<Value> transpose(NodeContext &c) {
                   {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))});
 }
 
+/// The elements of a 1-D integer value that are constants at import, where
+/// the value is built from pieces (a concat of constants and run-time
+/// scalars, as exporters build target shapes): std::nullopt per element
+/// known only at run time; empty when the value's length is not static.
+SmallVector<std::optional<int64_t>> constantElements(Value v) {
+  auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+  if (!t || t.getRank() > 1 || !t.hasStaticShape())
+    return {};
+  int64_t n = t.getNumElements();
+  SmallVector<std::optional<int64_t>> unknown(n, std::nullopt);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return unknown;
+  auto fromAttr = [&](Attribute a) -> SmallVector<std::optional<int64_t>> {
+    auto dense = dyn_cast_or_null<DenseIntElementsAttr>(a);
+    if (!dense || dense.getNumElements() != n)
+      return unknown;
+    SmallVector<std::optional<int64_t>> out;
+    for (APInt e : dense.getValues<APInt>())
+      out.push_back(e.getSExtValue());
+    return out;
+  };
+  if (auto k = dyn_cast<ConstantOp>(def))
+    return fromAttr(k.getValue());
+  if (auto k = dyn_cast<arith::ConstantOp>(def))
+    return fromAttr(k.getValue());
+  if (auto fe = dyn_cast<tensor::FromElementsOp>(def)) {
+    SmallVector<std::optional<int64_t>> out;
+    for (Value e : fe.getElements()) {
+      auto k = e.getDefiningOp<arith::ConstantOp>();
+      auto i = k ? dyn_cast<IntegerAttr>(k.getValue()) : nullptr;
+      out.push_back(i ? std::optional<int64_t>(i.getInt()) : std::nullopt);
+    }
+    return out;
+  }
+  if (isa<ReshapeOp, CastOp>(def))
+    if (auto in = constantElements(def->getOperand(0));
+        int64_t(in.size()) == n)
+      return in;
+  if (auto cat = dyn_cast<ConcatOp>(def)) {
+    SmallVector<std::optional<int64_t>> out;
+    for (Value in : cat.getInputs()) {
+      auto part = constantElements(in);
+      if (part.size() != typeOf(in).getNumElements())
+        return unknown;
+      out.append(part.begin(), part.end());
+    }
+    return int64_t(out.size()) == n ? out : unknown;
+  }
+  return unknown;
+}
+
+/// Expand to a target shape known only at run time (or with run-time
+/// dims): numpy's rule on i64 vectors, where the target is 1 x's dim (1
+/// for the dims x lacks), else the target; the result a tcc.broadcast_to
+/// with that shape operand. Its dims: x's static ones other than 1, the
+/// target's constants, dynamic for the rest.
+FailureOr<Value> runtimeExpand(NodeContext &c, Value target,
+                               std::optional<KnownInts> known) {
+  Value x = c.operand(0);
+  RankedTensorType t = typeOf(x), st = typeOf(target);
+  if (st.getRank() != 1 || st.isDynamicDim(0))
+    return c.fail("the target shape's length must be known at import time");
+  int64_t n = st.getDimSize(0), rank = std::max<int64_t>(n, t.getRank());
+  KnownInts xDims;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t xd = d - (rank - t.getRank());
+    if (xd < 0)
+      xDims.push_back({1, Value(), -1});
+    else if (t.isDynamicDim(xd))
+      xDims.push_back({0, x, xd});
+    else
+      xDims.push_back({t.getDimSize(xd), Value(), -1});
+  }
+  if (elementOf(target) != c.b.getI64Type())
+    target = TRY(c.build1("tcc.cast", {target}, {},
+                          RankedTensorType::get({n}, c.b.getI64Type())));
+  if (n < rank)
+    target = TRY(c.build1(
+        "tcc.concat",
+        {c.i64Vector(SmallVector<int64_t>(rank - n, 1)), target},
+        {c.named("axis", c.b.getI64IntegerAttr(0))}));
+  Value ones = c.scalar(c.b.getI64Type(), 1);
+  Value isOne = TRY(c.build1("tcc.cmp", {target, ones},
+                             {c.named("predicate", c.b.getStringAttr("eq"))}));
+  Value shape = TRY(c.build1(
+      "tcc.select", {isOne, TRY(knownValue(c, xDims, false)), target}));
+  SmallVector<std::optional<int64_t>> constants = constantElements(
+      c.operand(1) ? c.operand(1) : target);
+  if (known) {
+    constants.assign(n, std::nullopt);
+    for (int64_t i = 0; i < n; ++i)
+      if ((*known)[i].isConstant())
+        constants[i] = (*known)[i].value;
+  }
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t xd = d - (rank - t.getRank()), kd = d - (rank - n);
+    int64_t xSize = xd < 0 ? 1 : t.getDimSize(xd);
+    std::optional<int64_t> k =
+        kd < 0 ? std::optional<int64_t>(1)
+               : (int64_t(constants.size()) == n ? constants[kd] : std::nullopt);
+    int64_t size = ShapedType::kDynamic;
+    if (!ShapedType::isDynamic(xSize) && xSize != 1)
+      size = xSize;                      // the target must be 1 or equal
+    else if (k && *k != 1)
+      size = *k;                         // x's 1 (or dynamic) stretches
+    else if (k && *k == 1)
+      size = xSize;                      // x's dim, static or not
+    dims.push_back(size);
+  }
+  return c.build1("tcc.broadcast_to", {x, shape}, {},
+                  RankedTensorType::get(dims, t.getElementType()));
+}
+
 FailureOr<Value> expand(NodeContext &c) {
   Value x = c.operand(0);
   auto k = c.knownInts(1);
   if (!k)
-    return c.fail("the target shape must be known at import time");
+    return runtimeExpand(c, c.operand(1), std::nullopt);
   RankedTensorType t = typeOf(x);
   // numpy broadcasting of x's shape with the given one.
   int64_t rank = std::max<int64_t>(t.getRank(), k->size());
@@ -1464,6 +1770,14 @@ FailureOr<Value> expand(NodeContext &c) {
   auto result = RankedTensorType::get(shape, t.getElementType());
   if (result == t)
     return x;
+  // A dim the target gives only at run time (another tensor's dim) that x
+  // does not carry at the same place: the shape goes in as an operand.
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t xi = i - (rank - t.getRank()), si = i - (rank - int64_t(k->size()));
+    if (si >= 0 && !(*k)[si].isConstant() &&
+        !(xi >= 0 && (*k)[si].of == x && (*k)[si].dim == xi))
+      return runtimeExpand(c, TRY(knownValue(c, *k, false)), k);
+  }
   return c.build1("tcc.broadcast_to", {x}, {}, result);
 }
 
@@ -1563,13 +1877,68 @@ FailureOr<Value> constantOfShape(NodeContext &c) {
   return c.importer.constant(c.b, c.loc, h, c.node.output(0));
 }
 
+/// A Range whose bounds are known only at run time (a sequence length, a
+/// cache position): start + delta * tcc.iota(n) with n = max(ceil((limit -
+/// start) / delta), 0) computed in f64 (exact for integers below 2^53; a
+/// delta of 0 gives an empty range). A limit that is a run-time dim, with
+/// start 0 and delta 1, is the length itself, so that the shape analysis
+/// relates the result to that dim.
+FailureOr<Value> runtimeRange(NodeContext &c, Type element) {
+  Ops o{c, element};
+  auto scalar = [&](unsigned i) -> FailureOr<Value> {
+    Value v = c.operand(i);
+    if (typeOf(v).getNumElements() != 1)
+      return c.fail("start, limit and delta must be scalars");
+    return typeOf(v).getRank() == 0 ? v : reshapeTo(c, v, {}, true);
+  };
+  Value s = TRY(scalar(0)), l = TRY(scalar(1)), d = TRY(scalar(2));
+  auto start = c.constantInts(0), delta = c.constantInts(2);
+  auto limit = c.knownInts(1);
+  Value len;
+  if (isa<IntegerType>(element) && start && delta && limit &&
+      start->front() == 0 && delta->front() == 1) {
+    len = TRY(knownValue(c, *limit, /*scalar=*/false));
+    if (typeOf(len).getRank() != 1)
+      len = TRY(reshapeTo(c, len, {1}, true));
+  } else if (isa<IntegerType>(element) && delta && delta->front() != 0) {
+    // A constant integer delta: (limit - start + delta - sign) / delta,
+    // exact in the element type.
+    int64_t dv = delta->front();
+    Value span = TRY(o.bin("add", TRY(o.bin("sub", l, s)),
+                           o.k(double(dv > 0 ? dv - 1 : dv + 1))));
+    Value n = TRY(o.bin("div", span, o.k(double(dv))));
+    n = TRY(o.bin("maximum", n, o.k(0)));
+    if (!element.isInteger(64))
+      n = TRY(c.build1("tcc.cast", {n}, {},
+                       RankedTensorType::get({}, c.b.getI64Type())));
+    len = TRY(reshapeTo(c, n, {1}, true));
+  } else {
+    auto f64 = [&](Value v) {
+      return c.build1("tcc.cast", {v}, {},
+                      RankedTensorType::get({}, c.b.getF64Type()));
+    };
+    Value q = TRY(o.bin("div", TRY(o.bin("sub", TRY(f64(l)), TRY(f64(s)))),
+                        TRY(f64(d))));
+    Value n = TRY(c.build1("tcc.cast", {TRY(o.un("ceil", q))}, {},
+                           RankedTensorType::get({}, c.b.getI64Type())));
+    n = TRY(o.bin("maximum", n, c.scalar(c.b.getI64Type(), 0)));
+    len = TRY(reshapeTo(c, n, {1}, true));
+  }
+  Value i = TRY(c.build1("tcc.iota", {len}, {},
+                         RankedTensorType::get({ShapedType::kDynamic}, element)));
+  return o.bin("add", TRY(o.bin("mul", i, d)), s);
+}
+
 FailureOr<Value> range(NodeContext &c) {
   Type element = elementOf(c.operand(0));
+  for (unsigned i = 1; i < 3; ++i)
+    if (elementOf(c.operand(i)) != element)
+      return c.fail("start, limit and delta differ in element type");
   if (isa<FloatType>(element)) {
     // Floats: count = max(ceil((limit - start) / delta), 0), built here.
     for (unsigned i = 0; i < 3; ++i)
       if (auto v = c.constantDoubles(i); !v || v->size() != 1)
-        return c.failNotKnown(i, "start, limit and delta");
+        return runtimeRange(c, element);
     double s = c.constantDoubles(0)->front(), l = c.constantDoubles(1)->front(),
            d = c.constantDoubles(2)->front();
     double count = std::ceil((l - s) / d);
@@ -1582,10 +1951,11 @@ FailureOr<Value> range(NodeContext &c) {
     return c.importer.constant(c.b, c.loc, h, c.node.output(0));
   }
   auto start = c.knownInts(0), limit = c.knownInts(1), delta = c.knownInts(2);
+  if (!isa<IntegerType>(element) || element.isInteger(1))
+    return c.fail("ranges of bools are not supported");
   if (!start || !limit || !delta || !start->front().isConstant() ||
-      !limit->front().isConstant() || !delta->front().isConstant() ||
-      !isa<IntegerType>(element))
-    return c.fail("only integer ranges known at import time are supported");
+      !limit->front().isConstant() || !delta->front().isConstant())
+    return runtimeRange(c, element);
   int64_t s = start->front().value, l = limit->front().value,
           d = delta->front().value;
   if (d == 0)
@@ -1980,7 +2350,12 @@ FailureOr<Value> depthSpace(NodeContext &c, bool toSpace) {
     if (h % bs || w % bs)
       return c.fail("spatial dims do not divide by blocksize");
     first = {n, ch, h / bs, bs, w / bs, bs};
-    perm = {0, 3, 5, 1, 2, 4};
+    // Opset 28's CRD mode keeps each channel's block together.
+    std::string mode = c.stringAttr("mode", "DCR");
+    if (mode != "DCR" && mode != "CRD")
+      return c.fail("mode '" + mode + "' is unknown");
+    perm = mode == "CRD" ? SmallVector<int64_t>{0, 1, 3, 5, 2, 4}
+                         : SmallVector<int64_t>{0, 3, 5, 1, 2, 4};
     last = {n, ch * bs * bs, h / bs, w / bs};
   }
   Value r = TRY(reshapeTo(c, x, first, true));
@@ -2065,42 +2440,24 @@ FailureOr<Value> argReduce(NodeContext &c, bool isMax) {
                     c.intAttr("keepdims", 1) != 0);
 }
 
-/// CumSum along a static axis of n: x with a unit dim after the axis times
-/// an n x n 0/1 matrix (row i feeds sum j: i <= j, or < when exclusive,
-/// mirrored when reverse), summed over the axis. Exact for integers.
+/// CumSum: tcc.cumsum along the axis (an input, known at import), any
+/// length, exclusive and reverse as attributes.
 FailureOr<Value> cumSum(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
   auto axisValue = c.constantInts(1);
   if (!axisValue || axisValue->size() != 1)
-    return c.fail("the axis must be known at import time");
+    return c.failNotKnown(1, "the axis");
+  if (t.getRank() == 0)
+    return c.fail("sums a scalar");
   FailureOr<int64_t> axis = normalizeAxis(c, axisValue->front(), t.getRank());
   if (failed(axis))
     return failure();
-  int64_t n = t.getDimSize(*axis);
-  if (ShapedType::isDynamic(n))
-    return c.fail("sums along a dim known only at run time");
-  if (n > 4096)
-    return c.fail("sums along a dim of more than 4096");
-  bool exclusive = c.intAttr("exclusive", 0), reverse = c.intAttr("reverse", 0);
-  SmallVector<int64_t> wide(t.getShape());
-  wide.insert(wide.begin() + *axis + 1, 1);
-  Value xe = TRY(reshapeTo(c, x, wide, true));
-  ::tcc::runtime::HostTensor m(*dtypeOfElement(t.getElementType()), {n, n});
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      bool feeds = reverse ? (exclusive ? i > j : i >= j)
-                           : (exclusive ? i < j : i <= j);
-      setInteger(m, i * n + j, feeds);
-    }
-  SmallVector<int64_t> mShape = {n, n};
-  mShape.append(t.getRank() - *axis - 1, 1);
-  Value mat = TRY(reshapeTo(c, c.importer.constant(c.b, c.loc, m, ""), mShape,
-                            true));
-  Value prod = TRY(c.build1("tcc.mul", {xe, mat}));
-  return c.build1("tcc.reduce_sum", {prod},
-                  {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
-                   c.named("keep_dims", c.b.getBoolAttr(false))});
+  return c.build1(
+      "tcc.cumsum", {x},
+      {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+       c.named("exclusive", c.b.getBoolAttr(c.intAttr("exclusive", 0) != 0)),
+       c.named("reverse", c.b.getBoolAttr(c.intAttr("reverse", 0) != 0))});
 }
 
 /// EyeLike: ones on diagonal k of a static 2-D shape, in `dtype` (x's
@@ -2152,6 +2509,11 @@ SmallVector<double> resizeMatrix(const ResizeParams &p, int64_t in, int64_t out,
       x = (i + 0.5) / scale;
     else if (t == "pytorch_half_pixel")
       x = outWidth == 1 ? -0.5 : (i + 0.5) / scale - 0.5;
+    else if (t == "half_pixel_symmetric") { // Opset 19.
+      double adjustment = double(out) / outWidth;
+      double offset = in / 2.0 * (1 - adjustment);
+      x = offset + (i + 0.5) / scale - 0.5;
+    }
     else if (t == "tf_crop_and_resize") {
       x = outWidth == 1 ? (roiEnd - roiStart) * (in - 1) / 2
                         : i * (roiEnd - roiStart) * (in - 1) / (outWidth - 1);
@@ -2220,8 +2582,10 @@ FailureOr<Value> resize(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
   int64_t rank = t.getRank();
-  if (!t.hasStaticShape() || !isa<FloatType>(t.getElementType()))
-    return c.fail("resizes a static float tensor only");
+  if (!isa<FloatType>(t.getElementType()))
+    return c.fail("resizes a float tensor only");
+  // A dim known only at run time (a dynamic batch) must keep its size.
+  constexpr int64_t kKeep = -1;
   bool upsample = c.node.op_type() == "Upsample";
   ResizeParams p;
   p.mode = c.stringAttr("mode", "nearest");
@@ -2251,7 +2615,18 @@ FailureOr<Value> resize(NodeContext &c) {
       roi = *r;
     }
     if (c.operand(sizesAt) && typeOf(c.operand(sizesAt)).getNumElements() > 0) {
-      sizes = c.constantInts(sizesAt);
+      // Sizes from shape arithmetic: x's own run-time dim means "keep".
+      if (auto k = c.knownInts(sizesAt)) {
+        sizes.emplace();
+        for (auto [d, e] : llvm::enumerate(*k)) {
+          if (e.isConstant())
+            sizes->push_back(e.value);
+          else if (e.of == x && e.dim == int64_t(d))
+            sizes->push_back(kKeep);
+          else
+            return c.failNotKnown(sizesAt, "sizes");
+        }
+      }
       if (!sizes)
         return c.failNotKnown(sizesAt, "sizes");
     }
@@ -2263,9 +2638,75 @@ FailureOr<Value> resize(NodeContext &c) {
       return c.failNotKnown(scalesAt, "scales");
     scales = *s;
   }
+  // Opset 18: scales or sizes for the dims in `axes` only (the others keep
+  // their size), and sizes that keep the aspect ratio.
+  if (auto axes = c.intsAttr("axes")) {
+    SmallVector<double> fullScales(rank, 1.0);
+    SmallVector<int64_t> fullSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      fullSizes.push_back(t.isDynamicDim(d) ? kKeep : t.getDimSize(d));
+    SmallVector<double> fullRoi;
+    if (!roi.empty()) {
+      fullRoi.assign(rank, 0.0);
+      fullRoi.append(rank, 1.0);
+    }
+    size_t given = sizes ? sizes->size() : scales.size();
+    if (given != axes->size() || (!roi.empty() && roi.size() != 2 * given))
+      return c.fail("needs one scale or size per entry of axes");
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      int64_t d = TRY(normalizeAxis(c, a, rank));
+      if (sizes)
+        fullSizes[d] = (*sizes)[i];
+      else
+        fullScales[d] = scales[i];
+      if (!roi.empty()) {
+        fullRoi[d] = roi[i];
+        fullRoi[d + rank] = roi[i + given];
+      }
+    }
+    if (sizes)
+      sizes = fullSizes;
+    else
+      scales = fullScales;
+    roi = fullRoi;
+  }
   if ((sizes && int64_t(sizes->size()) != rank) ||
       (!sizes && int64_t(scales.size()) != rank))
     return c.fail("needs one scale or size per dim");
+  std::string policy = c.stringAttr("keep_aspect_ratio_policy", "stretch");
+  std::optional<double> keptScale;
+  if (sizes && policy != "stretch") {
+    if (policy != "not_larger" && policy != "not_smaller")
+      return c.fail("keep_aspect_ratio_policy '" + policy + "' is unknown");
+    // One scale for every resized dim (those in axes; all without axes).
+    auto axes = c.intsAttr("axes");
+    for (int64_t d = 0; d < rank; ++d) {
+      if (axes && !llvm::is_contained(*axes, d) &&
+          !llvm::is_contained(*axes, d - rank))
+        continue;
+      if (t.isDynamicDim(d) || (*sizes)[d] == kKeep)
+        return c.fail("keep_aspect_ratio_policy over a dim known only at run "
+                      "time");
+      double s = double((*sizes)[d]) / t.getDimSize(d);
+      keptScale = !keptScale ? s
+                  : policy == "not_larger" ? std::min(*keptScale, s)
+                                           : std::max(*keptScale, s);
+    }
+    for (int64_t d = 0; keptScale && d < rank; ++d)
+      if (!axes || llvm::is_contained(*axes, d) ||
+          llvm::is_contained(*axes, d - rank))
+        (*sizes)[d] = int64_t(std::nearbyint(*keptScale * t.getDimSize(d)));
+  }
+  if (c.intAttr("antialias", 0) && p.mode != "nearest") {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (t.isDynamicDim(d) || (sizes && (*sizes)[d] == kKeep))
+        continue;
+      double s = sizes ? double((*sizes)[d]) / t.getDimSize(d) : scales[d];
+      if (s < 1)
+        return c.fail("antialias = 1 when downsampling with mode '" + p.mode +
+                      "' is not supported");
+    }
+  }
   if (p.transform == "tf_crop_and_resize" && int64_t(roi.size()) != 2 * rank)
     return c.fail("tf_crop_and_resize needs an roi of 2 x rank values");
   double extrapolation = c.floatAttr("extrapolation_value", 0.0f);
@@ -2273,11 +2714,17 @@ FailureOr<Value> resize(NodeContext &c) {
   Value y = x;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t in = t.getDimSize(d);
+    if (t.isDynamicDim(d) || (sizes && (*sizes)[d] == kKeep)) {
+      if (sizes ? (*sizes)[d] == kKeep : scales[d] == 1.0)
+        continue;
+      return c.fail("resizes dim " + std::to_string(d) +
+                    ", whose size is known only at run time");
+    }
     double scale;
     int64_t out;
     if (sizes) {
       out = (*sizes)[d];
-      scale = double(out) / in;
+      scale = keptScale && out != in ? *keptScale : double(out) / in;
     } else {
       scale = scales[d];
       if (!(scale > 0))
@@ -2639,51 +3086,93 @@ FailureOr<Value> nonZero(NodeContext &c) {
                   {c.named("permutation", c.b.getDenseI64ArrayAttr({1, 0}))});
 }
 
-/// GatherND: each index tuple (the indices' last dim, k) flattened into
-/// one position of x's dims batch_dims..batch_dims+k (negative entries
-/// wrapped), plus the batch offset; one tcc.gather of x with those dims
-/// folded together. Static x.
+/// GatherND: one tcc.gather along x's batch and indexed dims flattened.
+/// Each of the k index components is wrapped once (negative counts from
+/// the end) and weighted by its stride; batch positions add their offset
+/// (an iota along each batch dim). A tuple with a component outside
+/// [-dim, dim) gets the flattened length as its index, so the gather's
+/// range check reports it. Dims known only at run time enter as tensor.dim
+/// scalars; k (the indices' last dim) must be static.
 FailureOr<Value> gatherND(NodeContext &c) {
   Value x = c.operand(0), indices = c.operand(1);
   RankedTensorType t = typeOf(x), it = typeOf(indices);
   int64_t b = c.intAttr("batch_dims", 0);
-  int64_t k = it.getRank() ? it.getDimSize(it.getRank() - 1) : -1;
-  if (!t.hasStaticShape() || !it.hasStaticShape() || b < 0 ||
-      b >= it.getRank() || k < 1 || b + k > t.getRank())
-    return c.fail("expects static shapes, batch_dims + index length within "
-                  "x's rank");
+  int64_t r = it.getRank();
+  int64_t k = r ? it.getDimSize(r - 1) : -1;
+  if (b < 0 || b >= r || k < 1 || ShapedType::isDynamic(k) ||
+      b + k > t.getRank())
+    return c.fail("expects a static index length, batch_dims + index length "
+                  "within x's rank");
   Type i64 = c.b.getI64Type();
+  Ops o{c, i64};
   if (it.getElementType() != i64)
     indices = TRY(c.build1("tcc.cast", {indices}, {},
                            RankedTensorType::get(it.getShape(), i64)));
-  // Per component: the dim (to wrap) and the stride within the k dims.
-  SmallVector<int64_t> dims, strides(k, 1);
-  for (int64_t j = 0; j < k; ++j)
-    dims.push_back(t.getDimSize(b + j));
-  for (int64_t j = k - 2; j >= 0; --j)
-    strides[j] = strides[j + 1] * dims[j + 1];
-  int64_t inner = strides[0] * dims[0];
-  Value dimsV = c.i64Vector(dims);
-  Value negative = TRY(c.build1("tcc.cmp", {indices, c.scalar(i64, 0)},
-                                {c.named("predicate", c.b.getStringAttr("lt"))}));
-  Value wrapped = TRY(c.build1("tcc.add", {indices, dimsV}));
-  indices = TRY(c.build1("tcc.select", {negative, wrapped, indices}));
-  Value linear = TRY(c.build1("tcc.mul", {indices, c.i64Vector(strides)}));
-  linear = TRY(c.build1(
-      "tcc.reduce_sum", {linear},
-      {c.named("axes", c.b.getDenseI64ArrayAttr({it.getRank() - 1})),
-       c.named("keep_dims", c.b.getBoolAttr(false))}));
-  // Batch offset: sum over batch dims of iota * (batch stride * inner).
-  int64_t batchStride = inner;
-  for (int64_t d = b - 1; d >= 0; --d) {
-    Value iota = iotaAlong(c, it.getDimSize(d), d, it.getRank() - 1);
-    Value offset = TRY(c.build1("tcc.mul", {iota, c.scalar(i64, batchStride)}));
-    linear = TRY(c.build1("tcc.add", {linear, offset}));
-    batchStride *= t.getDimSize(d);
+  auto dimOf = [&](Value v, int64_t d) -> FailureOr<Value> {
+    RankedTensorType vt = typeOf(v);
+    KnownInts e = {vt.isDynamicDim(d) ? KnownInt{0, v, d}
+                                      : KnownInt{vt.getDimSize(d), Value(), -1}};
+    return knownValue(c, e, /*scalar=*/true);
+  };
+  // The index tuple's shape: the indices without their last dim.
+  SmallVector<int64_t> tupleShape(it.getShape().drop_back());
+  Value linear, valid;
+  Value stride = o.k(1);
+  for (int64_t j = k - 1; j >= 0; --j) {
+    SmallVector<int64_t> starts(r, 0), ends(r, INT64_MAX);
+    starts[r - 1] = j;
+    ends[r - 1] = j + 1;
+    Value comp = TRY(c.build1("tcc.slice", {indices},
+                              {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                               c.named("ends", c.b.getDenseI64ArrayAttr(ends))}));
+    comp = TRY(reshapeKeepingDims(c, comp, tupleShape));
+    Value dim = TRY(dimOf(x, b + j));
+    Value neg = TRY(c.build1("tcc.cmp", {comp, o.k(0)},
+                             {c.named("predicate", c.b.getStringAttr("lt"))}));
+    comp = TRY(c.build1("tcc.select", {neg, TRY(o.bin("add", comp, dim)), comp}));
+    Value ge = TRY(c.build1("tcc.cmp", {comp, o.k(0)},
+                            {c.named("predicate", c.b.getStringAttr("ge"))}));
+    Value lt = TRY(c.build1("tcc.cmp", {comp, dim},
+                            {c.named("predicate", c.b.getStringAttr("lt"))}));
+    Value no = c.scalar(c.b.getI1Type(), 0);
+    Value ok = TRY(c.build1("tcc.select", {ge, lt, no}));
+    valid = valid ? TRY(c.build1("tcc.select", {valid, ok, no})) : ok;
+    Value term = TRY(o.bin("mul", comp, stride));
+    linear = linear ? TRY(o.bin("add", linear, term)) : term;
+    stride = TRY(o.bin("mul", stride, dim));
   }
-  SmallVector<int64_t> folded = {batchStride};
-  folded.append(t.getShape().begin() + b + k, t.getShape().end());
-  Value flat = TRY(reshapeTo(c, x, folded, true));
+  // Batch offsets, innermost batch dim first.
+  for (int64_t d = b - 1; d >= 0; --d) {
+    Value n = TRY(reshapeTo(c, TRY(dimOf(indices, d)), {1}, true));
+    Value iota = TRY(c.build1(
+        "tcc.iota", {n}, {},
+        RankedTensorType::get({it.getDimSize(d)}, i64)));
+    SmallVector<int64_t> along(r - 1, 1);
+    along[d] = it.getDimSize(d);
+    iota = TRY(reshapeTo(c, iota, along, true));
+    linear = TRY(o.bin("add", linear, TRY(o.bin("mul", iota, stride))));
+    stride = TRY(o.bin("mul", stride, TRY(dimOf(x, d))));
+  }
+  linear = TRY(c.build1("tcc.select", {valid, linear, stride}));
+  // x with its batch and indexed dims flattened into one.
+  KnownInts folded = {{-1, Value(), -1}};
+  SmallVector<int64_t> foldedShape = {ShapedType::kDynamic};
+  bool staticLead = true;
+  int64_t lead = 1;
+  for (int64_t d = 0; d < b + k; ++d) {
+    staticLead &= !t.isDynamicDim(d);
+    lead *= t.isDynamicDim(d) ? 1 : t.getDimSize(d);
+  }
+  if (staticLead)
+    foldedShape[0] = lead;
+  for (int64_t d = b + k; d < t.getRank(); ++d) {
+    folded.push_back(t.isDynamicDim(d) ? KnownInt{0, x, d}
+                                       : KnownInt{t.getDimSize(d), Value(), -1});
+    foldedShape.push_back(t.getDimSize(d));
+  }
+  Value flat = TRY(c.build1("tcc.reshape", {x, TRY(knownValue(c, folded, false))},
+                            {}, RankedTensorType::get(foldedShape,
+                                                      t.getElementType())));
   return c.build1("tcc.gather", {flat, linear},
                   {c.named("axis", c.b.getI64IntegerAttr(0))});
 }
@@ -3143,6 +3632,13 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["ArgMin"] = one([](NodeContext &c) { return argReduce(c, false); });
     t["Hardmax"] = one(hardmax);
     t["CumSum"] = one(cumSum);
+    t["Gelu"] = one([](NodeContext &c) -> FailureOr<Value> {
+      std::string approximate = c.stringAttr("approximate", "none");
+      if (approximate != "none" && approximate != "tanh")
+        return c.fail("approximate = '" + approximate + "' is unknown");
+      return c.build1("tcc.gelu", {c.operand(0)},
+                      {c.named("approximate", c.b.getStringAttr(approximate))});
+    });
     t["TopK"] = topK;
     t["HannWindow"] = one(window);
     t["HammingWindow"] = one(window);
@@ -3188,16 +3684,16 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       return reduce(c, "reduce_sum", c.opset >= 13);
     });
     t["ReduceMean"] = one([](NodeContext &c) {
-      return reduce(c, "reduce_mean", false);
+      return reduce(c, "reduce_mean", c.opset >= 18);
     });
     t["ReduceMax"] = one([](NodeContext &c) {
-      return reduce(c, "reduce_max", false);
+      return reduce(c, "reduce_max", c.opset >= 18);
     });
     t["ReduceMin"] = one([](NodeContext &c) {
-      return reduce(c, "reduce_min", false);
+      return reduce(c, "reduce_min", c.opset >= 18);
     });
     t["ReduceProd"] = one([](NodeContext &c) {
-      return reduce(c, "reduce_prod", false);
+      return reduce(c, "reduce_prod", c.opset >= 18);
     });
     t["Transpose"] = one(transpose);
     t["Reshape"] = one(reshape);

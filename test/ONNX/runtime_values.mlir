@@ -1,0 +1,56 @@
+// REQUIRES: onnx
+// Values ONNX computes at run time (shapes from Shape, Range bounds,
+// Expand and Reshape targets, Slice starts and ends, GatherND of dynamic
+// tensors) become run-time operands: imported, compiled and run against
+// values worked out by hand, and against the reference evaluator.
+
+// A shape used as data: Shape(x) + Shape(x) for x of N x 3, N = 5.
+// RUN: tcc-import-onnx %S/Inputs/shape_as_data.textproto -o %t.shape.mlir
+// RUN: tcc-run %t.shape.mlir --input=5x3xf32=random --expected_output="2xi64=10 6" | FileCheck %s --check-prefix=SHAPE
+// SHAPE: [SUCCESS] result[0] matches (2xi64)
+
+// Range(past, past + seq, 1) from two tensors' run-time dims (a cache of 4,
+// 3 new tokens: positions 4, 5, 6) is start + tcc.iota of limit - start
+// (integers, a constant delta: no float); a float Range with run-time
+// bounds (1 to 2 by 0.25) counts ceil((limit - start) / delta) in f64.
+// RUN: tcc-import-onnx %S/Inputs/runtime_range.textproto | FileCheck %s --check-prefix=RANGE
+// RANGE: %[[SPAN:.+]] = tcc.sub
+// RANGE-NOT: tcc.ceil
+// RANGE: tcc.iota %{{.+}} : (tensor<1xi64>) -> tensor<?xi64>
+// RANGE: tcc.ceil
+// RANGE: tcc.iota %{{.+}} : (tensor<1xi64>) -> tensor<?xf32>
+// RUN: tcc-import-onnx %S/Inputs/runtime_range.textproto -o %t.range.mlir
+// RUN: tcc-run %t.range.mlir --input="1x3xi64=7 8 9" --input="1x4xf32=0 0 0 0" --input="f32=1" --input="f32=2" --input="f32=0.25" --expected_output="3xi64=4 5 6" --expected_output="4xf32=1 1.25 1.5 1.75" | FileCheck %s --check-prefix=RANGE_OK
+// RUN: tcc-run %t.range.mlir --reference --input="1x3xi64=7 8 9" --input="1x4xf32=0 0 0 0" --input="f32=1" --input="f32=2" --input="f32=0.25" --expected_output="3xi64=4 5 6" --expected_output="4xf32=1 1.25 1.5 1.75" | FileCheck %s --check-prefix=RANGE_OK
+// An empty range (limit below start).
+// RUN: tcc-run %t.range.mlir --input="1x1xi64=7" --input="1x2xf32=0 0" --input="f32=3" --input="f32=2" --input="f32=0.5" --expected_output="1xi64=2" --expected_output="0xf32" | FileCheck %s --check-prefix=RANGE_OK
+// RANGE_OK: [SUCCESS] result[1] matches
+
+// Expand to [N, 1, 3] built from Shape(x) (a broadcast_to whose shape
+// operand follows numpy's rule at run time, the static dims kept), Reshape
+// to a shape given as an input ([3, -1, 2] of 2 x 6), Unsqueeze of a tensor
+// with two run-time dims.
+// RUN: tcc-import-onnx %S/Inputs/runtime_expand_reshape.textproto | FileCheck %s --check-prefix=EXPAND
+// EXPAND: tcc.broadcast_to %arg1, %{{.+}} : (tensor<3xf32>, tensor<3xi64>) -> tensor<?x1x3xf32>
+// EXPAND: tcc.reshape %arg0, %{{.+}} : (tensor<?x6xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+// EXPAND: tcc.reshape %arg3, %{{.+}} : (tensor<?x?xf32>, tensor<3xi64>) -> tensor<?x1x?xf32>
+// RUN: tcc-import-onnx %S/Inputs/runtime_expand_reshape.textproto -o %t.expand.mlir
+// RUN: tcc-run %t.expand.mlir --input="2x6xf32=0 1 2 3 4 5 6 7 8 9 10 11" --input="3xf32=1 2 3" --input="3xi64=3 -1 2" --input="2x3xf32=1 2 3 4 5 6" --expected_output="2x1x3xf32=1 2 3 1 2 3" --expected_output="3x2x2xf32=0 1 2 3 4 5 6 7 8 9 10 11" --expected_output="2x1x3xf32=1 2 3 4 5 6" | FileCheck %s --check-prefix=EXPAND_OK
+// A 0 in the Reshape target copies x's dim: [0, 3, 2] of 2 x 6.
+// RUN: tcc-run %t.expand.mlir --input="2x6xf32=0 1 2 3 4 5 6 7 8 9 10 11" --input="3xf32=1 2 3" --input="3xi64=0 3 2" --input="1x1xf32=7" --expected_output="2x1x3xf32=1 2 3 1 2 3" --expected_output="2x3x2xf32=0 1 2 3 4 5 6 7 8 9 10 11" --expected_output="1x1x1xf32=7" | FileCheck %s --check-prefix=EXPAND_OK
+// EXPAND_OK: [SUCCESS] result[2] matches
+
+// x[:, starts:ends] with run-time bounds (1 and -1 of 5 columns), x[:, -1:-ends:-2]
+// (columns 4 and 2), GatherND at (1, 4), (-2, 0), (0, -1).
+// RUN: tcc-import-onnx %S/Inputs/runtime_slice_gathernd.textproto -o %t.slice.mlir
+// RUN: tcc-run %t.slice.mlir --input="2x5xf32=0 1 2 3 4 5 6 7 8 9" --input="1xi64=1" --input="1xi64=-1" --input="3x2xi64=1 4 -2 0 0 -1" --expected_output="2x3xf32=1 2 3 6 7 8" --expected_output="2x2xf32=4 2 9 7" --expected_output="3xf32=9 0 4" | FileCheck %s --check-prefix=SLICE_OK
+// RUN: tcc-run %t.slice.mlir --reference --input="2x5xf32=0 1 2 3 4 5 6 7 8 9" --input="1xi64=1" --input="1xi64=-1" --input="3x2xi64=1 4 -2 0 0 -1" --expected_output="2x3xf32=1 2 3 6 7 8" --expected_output="2x2xf32=4 2 9 7" --expected_output="3xf32=9 0 4" | FileCheck %s --check-prefix=SLICE_OK
+// Bounds past the ends clamp: 0 to 99 is every column; -1 down to -99 by
+// -2 clamps the end to before column 0 (columns 4, 2, 0). Starting past the
+// end selects nothing (the reversed slice from -1 to -9 clamps as before).
+// RUN: tcc-run %t.slice.mlir --input="1x5xf32=0 1 2 3 4" --input="1xi64=0" --input="1xi64=99" --input="1x2xi64=0 2" --expected_output="1x5xf32=0 1 2 3 4" --expected_output="1x3xf32=4 2 0" --expected_output="1xf32=2" | FileCheck %s --check-prefix=SLICE_OK
+// RUN: tcc-run %t.slice.mlir --input="1x5xf32=0 1 2 3 4" --input="1xi64=7" --input="1xi64=9" --input="1x2xi64=0 2" --expected_output="1x0xf32" --expected_output="1x3xf32=4 2 0" --expected_output="1xf32=2" | FileCheck %s --check-prefix=SLICE_OK
+// SLICE_OK: [SUCCESS] result[2] matches
+// A GatherND index out of range is an error, not another element.
+// RUN: not tcc-run %t.slice.mlir --input="2x5xf32=0 1 2 3 4 5 6 7 8 9" --input="1xi64=1" --input="1xi64=-1" --input="1x2xi64=2 0" 2>&1 | FileCheck %s --check-prefix=OUT_OF_RANGE
+// OUT_OF_RANGE: tcc.gather: index out of range
