@@ -29,16 +29,19 @@ fi
 # Python packages of the tests and tools (PyPI): torch and numpy for
 # examples/export_onnx.py (onnx: torch.onnx.export needs it) and the
 # torch.compile backend's tests, onnxruntime for
-# benchmarks/cpu/compare_cpu.py, nanobind to build the Python package,
-# pytest for its tests. One venv per user, outside the checkout, so that
+# benchmarks/cpu/compare_cpu.py, torchvision and transformers for the
+# model zoo (benchmarks/models: architectures from configs, no weights
+# downloaded), onnxscript for torch.onnx's default exporter, nanobind to
+# build the Python package, pytest for its tests. One venv per user, outside the checkout, so that
 # fresh clones (CI) reuse it (pip keeps its wheel cache in ~/.cache/pip);
 # TCC_VENV moves it.
 TCC_VENV="${TCC_VENV:-$HOME/.cache/tcc/venv}"
-TCC_PYTHON_PACKAGES=(numpy onnx onnxruntime torch nanobind pytest)
+TCC_PYTHON_PACKAGES=(numpy onnx onnxruntime onnxscript torch torchvision
+                     transformers nanobind pytest)
 if [ ! -x "$TCC_VENV/bin/python" ]; then
   python3 -m venv "$TCC_VENV"
 fi
-if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, onnxruntime, torch, nanobind, pytest" 2>/dev/null; then
+if ! "$TCC_VENV/bin/python" -c "import numpy, onnx, onnxruntime, onnxscript, torch, torchvision, transformers, nanobind, pytest" 2>/dev/null; then
   echo "setup: installing ${TCC_PYTHON_PACKAGES[*]} into $TCC_VENV"
   "$TCC_VENV/bin/pip" install -q "${TCC_PYTHON_PACKAGES[@]}"
 fi

@@ -263,7 +263,7 @@ ZOO = [
     ZooModel("ssdlite320_mobilenet_v3_large", _ssdlite),
     ZooModel("bert", _bert, ci=True),
     ZooModel("gpt2", _gpt2, ci=True),
-    ZooModel("gpt2_decode", _gpt2_decode),
+    ZooModel("gpt2_decode", _gpt2_decode, ci=True),
     ZooModel("llama", _llama, ci=True),
     ZooModel("lstm", _lstm, ci=True),
     ZooModel("transformer_encoder_layer", _encoder_layer, ci=True),

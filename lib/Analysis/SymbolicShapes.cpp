@@ -883,6 +883,18 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
       .Case([&](CumsumOp c) { return visitLike(op, c.getX()); })
+      .Case([&](LSTMOp l) -> LogicalResult {
+        SmallVector<AffineExpr> x = shapeOf(l.getX()), h0 = shapeOf(l.getH0());
+        AffineExpr batch = a.resolve(x[1]);
+        if (failed(unifyDims(batch, a.resolve(h0[0]), op,
+                             "x's batch (dim 1) differs from h0's (dim 0)")))
+          return failure();
+        AffineExpr hidden = cst(l.getWHh().getType().getDimSize(1));
+        if (failed(set(op->getResult(0), {x[0], batch, hidden}, op)) ||
+            failed(set(op->getResult(1), {batch, hidden}, op)))
+          return failure();
+        return set(op->getResult(2), {batch, hidden}, op);
+      })
       .Case([&](IotaOp i) {
         // The length: static from the type, else what the shape operand
         // traces to (a fresh symbol when it is computed at run time).

@@ -596,6 +596,7 @@ static const KernelTable &kernelTable() {
     registerReductionKernels(t);
     registerLinalgKernels(t);
     registerShapeKernels(t);
+    registerRecurrenceKernels(t);
     return t;
   }();
   return table;

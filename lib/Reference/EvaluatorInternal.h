@@ -117,6 +117,7 @@ void registerElementwiseKernels(KernelTable &table);
 void registerReductionKernels(KernelTable &table);
 void registerLinalgKernels(KernelTable &table);
 void registerShapeKernels(KernelTable &table);
+void registerRecurrenceKernels(KernelTable &table);
 
 //===----------------------------------------------------------------------===//
 // Index arithmetic

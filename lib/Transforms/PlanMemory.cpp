@@ -271,7 +271,9 @@ bool definesPlannableBuffers(Operation &op) {
   // Data-dependent results live in the bound-sized buffer their lowering
   // allocates, even when a static type promises the count: no offset.
   // Neither do the other ops outside groups (cumsum's loop).
-  return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ReshapeOp, SliceOp>(op) &&
+  // Loops (an expanded recurrence) keep their carried buffers.
+  return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ReshapeOp, SliceOp,
+              scf::ForOp, tensor::EmptyOp, func::CallOp>(op) &&
          !op.hasTrait<OpTrait::ReturnLike>() &&
          !op.hasTrait<OpTrait::ConstantLike>();
 }

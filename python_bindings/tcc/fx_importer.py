@@ -1820,6 +1820,55 @@ def _index(c: _Ctx):
     return imp.op("gather", [flat, linear], shape, dtype, f"axis = {first} : i64")
 
 
+# -- recurrences -----------------------------------------------------------------
+
+
+@_register(aten.mkldnn_rnn_layer)
+def _lstm_layer(c: _Ctx):
+    """One LSTM layer in one direction: what torch._decomp's nn.LSTM
+    decomposition (layers, directions, batch_first around it) calls on the
+    CPU. The input is sequence-first, the state [1, B, H]; PyTorch's gate
+    order is tcc.lstm's, and the two biases are summed once. The fourth
+    result (oneDNN's workspace) is training state: unsupported if read."""
+    imp = c.imp
+    if int(c.raw["mode"]) != 2:
+        raise _Unsupported(f"mkldnn_rnn_layer of mode {c.raw['mode']} (only LSTM)")
+    if c.raw["train"]:
+        raise _Unsupported("an LSTM layer in training mode")
+    if c.raw["batch_sizes"]:
+        raise _Unsupported("packed sequences")
+    (y_shape, dtype), (hy_shape, _) = c.out(0), c.out(1)
+    if dtype not in _FLOATS:
+        raise _Unsupported(f"an LSTM of {dtype}")
+    x = c.tensor("input")
+    w_ih, w_hh = c.tensor("weight0"), c.tensor("weight1")
+    hidden = _static(w_hh.shape[1])
+    steps, batch = x.shape[0], x.shape[1]
+    state = (batch, hidden)
+    if c.raw["has_biases"]:
+        bias = imp.op("add", [c.tensor("weight2"), c.tensor("weight3")], (4 * hidden,), dtype)
+    else:  # weight2/3 are then placeholders the layer ignores
+        bias = imp.const(0.0, dtype, (4 * hidden,))
+    h0 = imp.reshape(c.tensor("hx_"), state)
+    c0 = imp.reshape(c.tensor("cx_"), state)
+    ops = [x, w_ih, w_hh, bias, h0, c0]
+    ins = [imp.use(o) for o in ops]
+    tys = [_ttype(o.shape, o.dtype) for o in ops]
+    st_ty = _ttype(state, dtype)
+    y_t = (steps, batch, hidden)
+    r = imp.fresh()
+    attr = " {reverse = true}" if c.raw["reverse"] else ""
+    imp.emit(f"{r}:3 = tcc.lstm {', '.join(ins)}{attr} : ({', '.join(tys)}) -> "
+             f"({_ttype(y_t, dtype)}, {st_ty}, {st_ty})")
+    y = _T(tuple(imp.expr(e) for e in y_t), dtype, ssa=f"{r}#0")
+    hy = imp.reshape(_T(tuple(imp.expr(e) for e in state), dtype, ssa=f"{r}#1"), hy_shape)
+    cy = imp.reshape(_T(tuple(imp.expr(e) for e in state), dtype, ssa=f"{r}#2"), hy_shape)
+
+    def workspace():
+        raise _Unsupported("the LSTM's oneDNN workspace (training state)")
+    return [y, hy, cy, _Lazy(workspace)]
+
+
 # -- attention ------------------------------------------------------------------
 
 

@@ -176,3 +176,29 @@ def test_multihead_attention_fast_path_with_weights():
         def forward(self, x):
             return self.attn(x, x, x, need_weights=True)
     check(MHA().eval(), randn(6, 32), tol=2e-4)
+
+
+@pytest.mark.parametrize("kw", [dict(batch_first=True), dict(num_layers=2),
+                                dict(batch_first=True, bidirectional=True, num_layers=2),
+                                dict(bias=False)],
+                         ids=["batch_first", "two_layers", "bidirectional", "no_bias"])
+def test_lstm_with_a_dynamic_sequence(kw):
+    """nn.LSTM (Dynamo's allow_rnn): one tcc.lstm per layer and direction;
+    the sequence length (and batch) dynamic from one compile."""
+    old = torch._dynamo.config.allow_rnn
+    torch._dynamo.config.allow_rnn = True
+    try:
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = torch.nn.LSTM(12, 16, **kw)
+
+            def forward(self, x):
+                y, (h, c) = self.lstm(x)
+                return y, h, c
+        seq_dim = 1 if kw.get("batch_first") else 0
+        check(Net().eval(),
+              lambda b: [torch.randn(3, 4 + b, 12) if seq_dim else torch.randn(4 + b, 3, 12)],
+              dynamic=(seq_dim,))
+    finally:
+        torch._dynamo.config.allow_rnn = old

@@ -345,6 +345,33 @@ def InsertEntryGuardsPass : Pass<"tcc-insert-entry-guards", "ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def ExpandRecurrencesPass : Pass<"tcc-expand-recurrences", "ModuleOp"> {
+  let summary = "Expands tcc.lstm into an input projection and a loop over a "
+                "cell function";
+  let description = [{
+    Recurrences have no fused-kernel form of their own: each tcc.lstm
+    becomes
+    - one `tcc.linear` of every step's input with `w_ih` and the bias
+      ([T, B, 4H], a plain GEMM the library or the code generator takes
+      whole),
+    - an `scf.for` over the steps (from the end with `reverse`; T may be
+      dynamic) that carries h, c and the output y (the new state copied
+      into the carried buffers) and calls
+    - a private cell function of tcc ops, `h @ w_hh^T` plus the step's
+      projection, the gate activations and the state update, which the
+      rest of the pipeline fuses (the recurrent product with its epilogue)
+      and vectorizes like any function.
+    One cell function serves every tcc.lstm of the same types. It runs
+    first in the cpu and cuda pipelines; `tcc-opt` can run it alone.
+  }];
+  let dependentDialects = ["::mlir::tcc::TCCDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
 def PrepareFunctionABIPass : Pass<"tcc-prepare-abi", "ModuleOp"> {
   let summary = "Marks public functions for tcc's calling convention";
   let description = [{

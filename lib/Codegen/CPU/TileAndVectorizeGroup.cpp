@@ -367,6 +367,11 @@ void markParallelLoop(int64_t work, linalg::LinalgOp root,
                       ArrayRef<LoopLikeOpInterface> loops) {
   if (loops.empty() || work < (1 << 16))
     return;
+  // A function marked serial (a recurrence's cell, called once per step)
+  // never forks.
+  if (auto func = root->getParentOfType<func::FuncOp>();
+      func && func->hasAttr(kSerialFunctionAttr))
+    return;
   auto mark = UnitAttr::get(root.getContext());
   for (size_t i = 0; i < loops.size(); ++i) {
     auto forOp =

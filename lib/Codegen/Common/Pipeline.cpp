@@ -30,6 +30,8 @@ using namespace mlir::tcc;
 
 void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
                                          const TCCToLinalgOptions &options) {
+  // Recurrences first: their cell functions then go through every stage.
+  pm.addPass(createExpandRecurrencesPass());
   OpPassManager &shapesPM = pm.nest<func::FuncOp>();
   if (options.selectLayout) {
     SelectLayoutPassOptions layout;

@@ -3177,6 +3177,155 @@ FailureOr<Value> gatherND(NodeContext &c) {
                   {c.named("axis", c.b.getI64IntegerAttr(0))});
 }
 
+/// LSTM: one tcc.lstm per direction. ONNX's gate order (i, o, f, c) is
+/// reordered to tcc's (i, f, c, o) in W, R and the biases (constants fold);
+/// Wb + Rb is the bias. An absent initial state is zeros; layout = 1
+/// (batch first) transposes around it. Y is [T, D, B, H], Y_h and Y_c
+/// [D, B, H]. Peepholes, clip, input_forget, sequence_lens and
+/// activations other than the default are refused by name.
+LogicalResult lstm(NodeContext &c) {
+  Value x = c.operand(0), w = c.operand(1), r = c.operand(2);
+  if (c.operand(4))
+    return c.fail("sequence_lens (sequences of different lengths) is not "
+                  "supported");
+  if (c.operand(7))
+    return c.fail("peepholes (input P) are not supported");
+  if (c.attr("clip"))
+    return c.fail("clip is not supported");
+  if (c.intAttr("input_forget", 0))
+    return c.fail("input_forget = 1 is not supported");
+  if (const onnx::AttributeProto *a = c.attr("activations")) {
+    static const char *defaults[] = {"Sigmoid", "Tanh", "Tanh"};
+    for (int i = 0; i < a->strings_size(); ++i)
+      if (a->strings(i) != defaults[i % 3])
+        return c.fail("activations other than Sigmoid, Tanh, Tanh are not "
+                      "supported");
+  }
+  std::string direction = c.stringAttr("direction", "forward");
+  if (direction != "forward" && direction != "reverse" &&
+      direction != "bidirectional")
+    return c.fail("direction '" + direction + "' is unknown");
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  bool batchFirst = c.intAttr("layout", 0) != 0;
+  RankedTensorType rt = typeOf(r);
+  if (typeOf(x).getRank() != 3 || typeOf(w).getRank() != 3 || rt.getRank() != 3 ||
+      rt.isDynamicDim(2))
+    return c.fail("expects X of rank 3, W and R of rank 3 with a static "
+                  "hidden size");
+  int64_t hidden = rt.getDimSize(2);
+  Type et = elementOf(x);
+  auto permute = [&](Value v, ArrayRef<int64_t> perm) {
+    return c.build1("tcc.transpose", {v},
+                    {c.named("permutation", c.b.getDenseI64ArrayAttr(perm))});
+  };
+  if (batchFirst)
+    x = TRY(permute(x, {1, 0, 2}));
+  RankedTensorType xt = typeOf(x);
+  int64_t batch = xt.getDimSize(1);
+  // Rows [k*H, (k+1)*H) of a [.., 4H, ..] tensor along `axis`.
+  auto rows = [&](Value v, int64_t axis, int64_t k) {
+    int64_t rank = typeOf(v).getRank();
+    SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX);
+    starts[axis] = k * hidden;
+    ends[axis] = (k + 1) * hidden;
+    return c.build1("tcc.slice", {v},
+                    {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                     c.named("ends", c.b.getDenseI64ArrayAttr(ends))});
+  };
+  // i, o, f, c -> i, f, c, o.
+  auto reorder = [&](Value v, int64_t axis) -> FailureOr<Value> {
+    SmallVector<Value> parts;
+    for (int64_t k : {0, 2, 3, 1})
+      parts.push_back(TRY(rows(v, axis, k)));
+    return c.build1("tcc.concat", parts,
+                    {c.named("axis", c.b.getI64IntegerAttr(axis))});
+  };
+  // Entry d of a [D, ...] tensor without its leading dim.
+  auto entry = [&](Value v, int64_t d) -> FailureOr<Value> {
+    RankedTensorType t = typeOf(v);
+    SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getRank(), INT64_MAX);
+    starts[0] = d;
+    ends[0] = d + 1;
+    Value one = TRY(c.build1("tcc.slice", {v},
+                             {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                              c.named("ends", c.b.getDenseI64ArrayAttr(ends))}));
+    return reshapeKeepingDims(c, one, SmallVector<int64_t>(t.getShape().drop_front()));
+  };
+  auto stateType = RankedTensorType::get({batch, hidden}, et);
+  auto initial = [&](unsigned operand, int64_t d) -> FailureOr<Value> {
+    if (Value v = c.operand(operand)) {
+      Value e = TRY(entry(v, d));
+      return typeOf(e) == stateType
+                 ? e
+                 : c.build1("tcc.broadcast_to", {e}, {}, stateType);
+    }
+    if (!ShapedType::isDynamic(batch))
+      return Value(ConstantOp::create(
+          c.b, c.loc,
+          DenseElementsAttr::get(stateType, c.b.getZeroAttr(et))));
+    KnownInts dims = {{0, x, 1}, {hidden, Value(), -1}};
+    return c.build1("tcc.broadcast_to",
+                    {c.scalar(et, 0), TRY(knownValue(c, dims, false))}, {},
+                    stateType);
+  };
+  SmallVector<Value> ys, hs, cs;
+  for (int64_t d = 0; d < dirs; ++d) {
+    Value wd = TRY(reorder(TRY(entry(w, d)), 0));
+    Value rd = TRY(reorder(TRY(entry(r, d)), 0));
+    Value bias;
+    if (Value bv = c.operand(3)) {
+      Value bd = TRY(entry(bv, d)); // [8H]: Wb then Rb
+      SmallVector<int64_t> wbEnd = {4 * hidden}, rbStart = {4 * hidden};
+      Value wb = TRY(c.build1("tcc.slice", {bd},
+                              {c.named("starts", c.b.getDenseI64ArrayAttr({0})),
+                               c.named("ends", c.b.getDenseI64ArrayAttr(wbEnd))}));
+      Value rb = TRY(c.build1(
+          "tcc.slice", {bd},
+          {c.named("starts", c.b.getDenseI64ArrayAttr(rbStart)),
+           c.named("ends", c.b.getDenseI64ArrayAttr({INT64_MAX}))}));
+      bias = TRY(reorder(TRY(c.build1("tcc.add", {wb, rb})), 0));
+    } else {
+      auto bt = RankedTensorType::get({4 * hidden}, et);
+      bias = ConstantOp::create(c.b, c.loc,
+                                DenseElementsAttr::get(bt, c.b.getZeroAttr(et)));
+    }
+    Value h0 = TRY(initial(5, d)), c0 = TRY(initial(6, d));
+    bool reverse = direction == "reverse" || d == 1;
+    auto yType =
+        RankedTensorType::get({xt.getDimSize(0), batch, hidden}, et);
+    FailureOr<Operation *> op = c.build(
+        "tcc.lstm", {x, wd, rd, bias, h0, c0},
+        {c.named("reverse", c.b.getBoolAttr(reverse))},
+        TypeRange{yType, stateType, stateType});
+    if (failed(op))
+      return failure();
+    ys.push_back((*op)->getResult(0));
+    hs.push_back((*op)->getResult(1));
+    cs.push_back((*op)->getResult(2));
+  }
+  // Y [T, D, B, H]; Y_h, Y_c [D, B, H].
+  auto stack = [&](ArrayRef<Value> parts, int64_t axis) -> FailureOr<Value> {
+    SmallVector<Value> widened;
+    for (Value p : parts) {
+      SmallVector<int64_t> shape(typeOf(p).getShape());
+      shape.insert(shape.begin() + axis, 1);
+      widened.push_back(TRY(reshapeKeepingDims(c, p, shape)));
+    }
+    if (widened.size() == 1)
+      return widened.front();
+    return c.build1("tcc.concat", widened,
+                    {c.named("axis", c.b.getI64IntegerAttr(axis))});
+  };
+  Value y = TRY(stack(ys, 1)), yh = TRY(stack(hs, 0)), yc = TRY(stack(cs, 0));
+  if (batchFirst) {
+    y = TRY(permute(y, {2, 0, 1, 3}));
+    yh = TRY(permute(yh, {1, 0, 2}));
+    yc = TRY(permute(yc, {1, 0, 2}));
+  }
+  c.results = {y, yh, yc};
+  return success();
+}
+
 /// TopK: k rounds of (the first) extreme element along the axis
 /// (argExtreme), its value gathered, its position then masked with the
 /// type's far end; values and indices concatenated in rank order (equal
@@ -3640,6 +3789,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
                       {c.named("approximate", c.b.getStringAttr(approximate))});
     });
     t["TopK"] = topK;
+    t["LSTM"] = lstm;
     t["HannWindow"] = one(window);
     t["HammingWindow"] = one(window);
     t["BlackmanWindow"] = one(window);

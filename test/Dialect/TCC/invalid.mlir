@@ -1295,3 +1295,39 @@ func.func @cumsum_changes_shape(%x: tensor<4x8xf32>) -> tensor<4x9xf32> {
   %0 = tcc.cumsum %x {axis = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x9xf32>
   return %0 : tensor<4x9xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// lstm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @lstm_x_rank_2(%x: tensor<5x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x16xf32>, %b: tensor<64xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.lstm' op expects x [T, B, I], w_ih [4H, I], w_hh [4H, H], bias [4H], h0 and c0 [B, H]}}
+  %y, %hn, %cn = tcc.lstm %x, %wih, %whh, %b, %h, %h : (tensor<5x8xf32>, tensor<64x8xf32>, tensor<64x16xf32>, tensor<64xf32>, tensor<2x16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @lstm_wrong_gate_rows(%x: tensor<5x2x8xf32>, %wih: tensor<48x8xf32>, %whh: tensor<64x16xf32>, %b: tensor<64xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.lstm' op expects w_ih dim 0 to be 64, got 48}}
+  %y, %hn, %cn = tcc.lstm %x, %wih, %whh, %b, %h, %h : (tensor<5x2x8xf32>, tensor<48x8xf32>, tensor<64x16xf32>, tensor<64xf32>, tensor<2x16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @lstm_state_batch(%x: tensor<5x2x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x16xf32>, %b: tensor<64xf32>, %h: tensor<3x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.lstm' op expects h0 dim 0 to be 2, got 3}}
+  %y, %hn, %cn = tcc.lstm %x, %wih, %whh, %b, %h, %h : (tensor<5x2x8xf32>, tensor<64x8xf32>, tensor<64x16xf32>, tensor<64xf32>, tensor<3x16xf32>, tensor<3x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @lstm_dynamic_hidden(%x: tensor<5x2x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x?xf32>, %b: tensor<64xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.lstm' op expects a static hidden size (w_hh dim 1)}}
+  %y, %hn, %cn = tcc.lstm %x, %wih, %whh, %b, %h, %h : (tensor<5x2x8xf32>, tensor<64x8xf32>, tensor<64x?xf32>, tensor<64xf32>, tensor<2x16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}

@@ -24,6 +24,9 @@ namespace mlir::tcc {
 /// Unit attribute on the tile loop of a group that may run across cores
 /// (set by tcc-lower-fusion-groups, read by tcc-parallelize-tile-loops).
 constexpr llvm::StringLiteral kParallelLoopAttr = "tcc.parallel";
+/// On a function whose groups run on one thread (tcc-expand-recurrences'
+/// cell functions: a step's work is small and the steps are serial).
+constexpr llvm::StringLiteral kSerialFunctionAttr = "tcc.serial";
 
 #define GEN_PASS_DECL
 #include "tcc/Codegen/Common/Passes.h.inc"

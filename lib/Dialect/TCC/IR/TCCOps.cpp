@@ -696,6 +696,80 @@ LogicalResult LinearOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// LSTMOp
+//===----------------------------------------------------------------------===//
+
+/// Dims must agree where both are static.
+static bool dimsAgree(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+LogicalResult LSTMOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor ad,
+                                       SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX()), wih = rankedOrNull(ad.getWIh()),
+       whh = rankedOrNull(ad.getWHh()), h0 = rankedOrNull(ad.getH0());
+  if (!x || !wih || !whh || !h0)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (x.getRank() != 3 || wih.getRank() != 2 || whh.getRank() != 2 ||
+      h0.getRank() != 2)
+    return fail(loc, name,
+                "expects x [T, B, I], w_ih [4H, I], w_hh [4H, H] and h0 "
+                "[B, H]");
+  int64_t hidden = whh.getDimSize(1);
+  if (ShapedType::isDynamic(hidden))
+    return fail(loc, name, "expects a static hidden size (w_hh dim 1)");
+  int64_t batch = x.getDimSize(1);
+  if (ShapedType::isDynamic(batch))
+    batch = h0.getDimSize(0);
+  Type et = x.getElementType();
+  inferred.push_back(
+      RankedTensorType::get({x.getDimSize(0), batch, hidden}, et));
+  inferred.push_back(RankedTensorType::get({batch, hidden}, et));
+  inferred.push_back(RankedTensorType::get({batch, hidden}, et));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(LSTMOp)
+
+LogicalResult LSTMOp::verify() {
+  auto x = getX().getType();
+  if (x.getRank() != 3 || getWIh().getType().getRank() != 2 ||
+      getWHh().getType().getRank() != 2 || getBias().getType().getRank() != 1 ||
+      getH0().getType().getRank() != 2 || getC0().getType().getRank() != 2)
+    return emitOpError("expects x [T, B, I], w_ih [4H, I], w_hh [4H, H], "
+                       "bias [4H], h0 and c0 [B, H]");
+  if (getWHh().getType().isDynamicDim(1))
+    return emitOpError("expects a static hidden size (w_hh dim 1)");
+  int64_t hidden = getWHh().getType().getDimSize(1);
+  int64_t input = x.getDimSize(2), batch = x.getDimSize(1);
+  Type et = x.getElementType();
+  auto check = [&](StringRef what, Value v,
+                   ArrayRef<int64_t> shape) -> LogicalResult {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getElementType() != et)
+      return emitOpError("expects ") << what << " of element type " << et
+                                     << ", got " << t.getElementType();
+    if (t.getRank() != (int64_t)shape.size())
+      return emitOpError("expects ") << what << " of rank " << shape.size();
+    for (auto [d, s] : llvm::enumerate(shape))
+      if (!dimsAgree(t.getDimSize(d), s))
+        return emitOpError("expects ")
+               << what << " dim " << d << " to be " << s << ", got "
+               << t.getDimSize(d);
+    return success();
+  };
+  if (failed(check("w_ih", getWIh(), {4 * hidden, input})) ||
+      failed(check("w_hh", getWHh(), {4 * hidden, hidden})) ||
+      failed(check("bias", getBias(), {4 * hidden})) ||
+      failed(check("h0", getH0(), {batch, hidden})) ||
+      failed(check("c0", getC0(), {batch, hidden})))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Conv2dOp, pooling
 //===----------------------------------------------------------------------===//
 

@@ -197,6 +197,23 @@ LogicalResult LinearOp::reifyResultShapes(OpBuilder &b,
   return success();
 }
 
+LogicalResult LSTMOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  auto dim = [&](Value v, int64_t d) -> OpFoldResult {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (!t.isDynamicDim(d))
+      return b.getIndexAttr(t.getDimSize(d));
+    return tensor::DimOp::create(b, loc, v, d).getResult();
+  };
+  OpFoldResult steps = dim(getX(), 0), batch = dim(getH0(), 0),
+               hidden = dim(getWHh(), 1);
+  shapes.push_back({steps, batch, hidden});
+  shapes.push_back({batch, hidden});
+  shapes.push_back({batch, hidden});
+  return success();
+}
+
 LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
                                           ReifiedRankedShapedTypeDims &shapes) {
   Location loc = getLoc();

@@ -344,6 +344,39 @@ def TCC_LinearOp : TCC_InferredOp<"linear"> {
   let hasVerifier = 1;
 }
 
+def TCC_LSTMOp : TCC_InferredOp<"lstm"> {
+  let summary = "one LSTM layer in one direction over a sequence";
+  let description = [{
+    PyTorch's nn.LSTM cell, run over `x` [T, B, I] (sequence first) from
+    the state `h0`, `c0` [B, H]. Per step t (from the end with `reverse`):
+    `gates = x[t] @ w_ih^T + h @ w_hh^T + bias` [B, 4H], split in PyTorch's
+    order into i, f, g, o; `c = sigmoid(f) * c + sigmoid(i) * tanh(g)`,
+    `h = sigmoid(o) * tanh(c)`, and `y[t] = h`. `w_ih` is [4H, I], `w_hh`
+    [4H, H], `bias` [4H] (b_ih + b_hh). Results: `y` [T, B, H], and the last
+    `h` and `c` [B, H]. T and B may be dynamic; T may be 0 (then y is empty
+    and the state is returned unchanged).
+
+    The compiled form (`tcc-expand-recurrences`) is one tcc.linear for the
+    input projection of every step, and a loop whose body calls a cell
+    function fused and compiled like any other: the recurrent product with
+    its pointwise gates.
+
+    Example:
+    ```mlir
+    %y, %h, %c = tcc.lstm %x, %w_ih, %w_hh, %b, %h0, %c0
+        : (tensor<?x1x256xf32>, tensor<512x256xf32>, tensor<512x128xf32>, tensor<512xf32>, tensor<1x128xf32>, tensor<1x128xf32>)
+        -> (tensor<?x1x128xf32>, tensor<1x128xf32>, tensor<1x128xf32>)
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$w_ih,
+                   TCC_FloatTensor:$w_hh, TCC_FloatTensor:$bias,
+                   TCC_FloatTensor:$h0, TCC_FloatTensor:$c0,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs TCC_FloatTensor:$y, TCC_FloatTensor:$h,
+                      TCC_FloatTensor:$c);
+  let hasVerifier = 1;
+}
+
 def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
   let summary = "2-D convolution, NCHW (or NHWC) input, OIHW (or OHWI) weight";
   let description = [{
