@@ -26,6 +26,7 @@ import argparse
 import io
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -205,6 +206,7 @@ def run_onnx(name, built, calls, rtol, workdir, exporter="dynamo") -> Result:
     import tcc
     r = Result(name, "onnx", peer="onnxruntime")
     path = Path(workdir) / f"{name}.onnx"
+    torch._dynamo.reset()  # torch.export traces with Dynamo: a clean state
     with torch.no_grad(), warnings.catch_warnings(), _Quiet():
         warnings.simplefilter("ignore")
         export_onnx(built, path, exporter)
@@ -275,6 +277,7 @@ def run_model(model, path, small, calls, peers, rtol, workdir,
         first = next((line for line in msg if line.strip()), type(e).__name__)
         if os.environ.get("TCC_ZOO_DEBUG"):
             traceback.print_exc()
+        first = re.sub(r"\x1b\[[0-9;]*m", "", first)  # the exporter's colours
         return Result(model.name, path, status="error",
                       detail=f"{type(e).__name__}: {first[:300]}".replace("|", "/"))
 

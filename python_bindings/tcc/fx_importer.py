@@ -1750,7 +1750,7 @@ def _gather(c: _Ctx):
     return c.imp.op("gather_elements", [x, idx], shape, dtype, f"axis = {axis} : i64")
 
 
-@_register(aten.index)
+@_register(aten.index, aten._unsafe_index)
 def _index(c: _Ctx):
     """x[i0, i1, ...] (advanced indexing; None skips a dim).
 
@@ -1762,7 +1762,8 @@ def _index(c: _Ctx):
     instead of reading a wrong element. The indexed dims are moved to the
     front first when they are not adjacent (PyTorch then puts the broadcast
     index dims first). A boolean mask over the leading dims is
-    tcc.mask_select."""
+    tcc.mask_select. aten._unsafe_index (what interpolate decomposes to)
+    is the same, its indices in range by construction."""
     shape, dtype = c.out()
     imp = c.imp
     x = c.tensor("self")
@@ -1988,17 +1989,34 @@ def _convolution(c: _Ctx):
     return c.imp.op("conv2d", ops, shape, dtype, attrs)
 
 
+def _pool_padding(c: _Ctx, x: _T, shape, k, stride, pad) -> list:
+    """tcc's [top, left, bottom, right] padding. ceil_mode is floor mode
+    over an input padded further at the bottom and right, by as much as
+    the output's last window needs (static spatial dims)."""
+    if not c.raw.get("ceil_mode"):
+        return list(pad)
+    extra = []
+    for d in range(2):
+        size, out = x.shape[2 + d], shape[2 + d]
+        if not (_is_static(size) and _is_static(out)):
+            raise _Unsupported("ceil_mode pooling over a dynamic spatial dim")
+        extra.append(max(0, (_static(out) - 1) * stride[d] + k[d]
+                         - (_static(size) + 2 * pad[d])))
+    return [pad[0], pad[1], pad[0] + extra[0], pad[1] + extra[1]]
+
+
 @_register(aten.max_pool2d_with_indices, aten.max_pool2d)
 def _max_pool(c: _Ctx):
-    """max_pool2d (values only; dilation 1, floor mode)."""
+    """max_pool2d (values only; dilation 1; ceil_mode as extra padding)."""
     multi = isinstance(_meta(c.node), (tuple, list))
     shape, dtype = c.out(0 if multi else None)
     x = c.tensor("self")
     k = _pair(c.raw["kernel_size"])
     stride = _pair(c.raw.get("stride") or k)
     pad = _pair(c.raw.get("padding") or 0)
-    if _pair(c.raw.get("dilation") or 1) != [1, 1] or c.raw.get("ceil_mode"):
-        raise _Unsupported("max_pool2d with dilation or ceil_mode")
+    if _pair(c.raw.get("dilation") or 1) != [1, 1]:
+        raise _Unsupported("max_pool2d with dilation")
+    pad = _pool_padding(c, x, shape, k, stride, pad)
     attrs = f"kernel_size = {_i64_array(k)}, strides = {_i64_array(stride)}, padding = {_i64_array(pad)}"
     y = c.imp.op("max_pool2d", [x], shape, dtype, attrs)
     if not multi:
@@ -2012,16 +2030,19 @@ def _max_pool(c: _Ctx):
 
 @_register(aten.avg_pool2d)
 def _avg_pool(c: _Ctx):
-    """avg_pool2d; tcc divides by the unpadded count (count_include_pad=False)."""
+    """avg_pool2d; tcc divides by the unpadded count (count_include_pad=False,
+    or no padding: then ceil_mode's extra padding is not counted either,
+    as in PyTorch)."""
     shape, dtype = c.out()
     x = c.tensor("self")
     k = _pair(c.raw["kernel_size"])
     stride = _pair(c.raw.get("stride") or k)
     pad = _pair(c.raw.get("padding") or 0)
-    if c.raw.get("ceil_mode") or c.raw.get("divisor_override") is not None:
-        raise _Unsupported("avg_pool2d with ceil_mode or divisor_override")
+    if c.raw.get("divisor_override") is not None:
+        raise _Unsupported("avg_pool2d with divisor_override")
     if any(pad) and c.raw.get("count_include_pad", True):
         raise _Unsupported("avg_pool2d with padding and count_include_pad=True")
+    pad = _pool_padding(c, x, shape, k, stride, pad)
     attrs = f"kernel_size = {_i64_array(k)}, strides = {_i64_array(stride)}, padding = {_i64_array(pad)}"
     return c.imp.op("avg_pool2d", [x], shape, dtype, attrs)
 

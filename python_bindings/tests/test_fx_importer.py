@@ -202,3 +202,33 @@ def test_lstm_with_a_dynamic_sequence(kw):
               dynamic=(seq_dim,))
     finally:
         torch._dynamo.config.allow_rnn = old
+
+
+class Interpolate(torch.nn.Module):
+    """F.interpolate decomposes into aten._unsafe_index (gathers at
+    computed positions) and arithmetic: nearest, bilinear (both corner
+    conventions), bicubic, with a dynamic batch."""
+
+    def forward(self, x):
+        return (torch.nn.functional.interpolate(x, scale_factor=2, mode="nearest"),
+                torch.nn.functional.interpolate(x, size=(7, 9), mode="bilinear"),
+                torch.nn.functional.interpolate(x, scale_factor=2, mode="bilinear",
+                                                align_corners=True),
+                torch.nn.functional.interpolate(x, scale_factor=2, mode="bicubic"))
+
+
+def test_interpolate():
+    check(Interpolate(), randn(3, 5, 6))
+
+
+class CeilPools(torch.nn.Module):
+    def forward(self, x):
+        return (torch.nn.functional.max_pool2d(x, 3, 2, ceil_mode=True),
+                torch.nn.functional.max_pool2d(x, 2, 2, 1, ceil_mode=True),
+                torch.nn.functional.avg_pool2d(x, 3, 2, ceil_mode=True),
+                torch.nn.functional.avg_pool2d(x, 2, 2, 1, ceil_mode=True,
+                                               count_include_pad=False))
+
+
+def test_ceil_mode_pooling():
+    check(CeilPools(), randn(3, 8, 9))
