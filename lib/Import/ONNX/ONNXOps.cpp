@@ -227,6 +227,13 @@ FailureOr<Value> reshapeTo(NodeContext &c, Value x,
                            SmallVector<int64_t> shape, bool allowZero);
 FailureOr<Value> knownValue(NodeContext &c, const KnownInts &k, bool scalar);
 SmallVector<std::optional<int64_t>> constantElements(Value v);
+
+/// Dim d of v as a known integer: its size when static, else "dim d of v".
+KnownInt knownDim(Value v, int64_t d) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return t.isDynamicDim(d) ? KnownInt{0, v, d}
+                           : KnownInt{t.getDimSize(d), Value(), -1};
+}
 LogicalResult setKnownResult(NodeContext &c, const KnownInts &k, bool scalar,
                              Type element = {});
 FailureOr<Value> binaryValue(NodeContext &c, llvm::StringRef n);
@@ -1229,12 +1236,8 @@ LogicalResult shape(NodeContext &c) {
   start = std::clamp<int64_t>(start, 0, rank);
   end = std::clamp<int64_t>(end, start, rank);
   KnownInts k;
-  for (int64_t d = start; d < end; ++d) {
-    if (t.isDynamicDim(d))
-      k.push_back({0, x, d});
-    else
-      k.push_back({t.getDimSize(d), Value(), -1});
-  }
+  for (int64_t d = start; d < end; ++d)
+    k.push_back(knownDim(x, d));
   return setKnownResult(c, k, /*scalar=*/false);
 }
 
@@ -1304,12 +1307,8 @@ FailureOr<Value> runtimeReshape(NodeContext &c, Value target,
   if (!allowZero) {
     KnownInts xDims;
     for (int64_t d = 0; d < n; ++d) {
-      if (d >= t.getRank())
-        xDims.push_back({0, Value(), -1});
-      else if (t.isDynamicDim(d))
-        xDims.push_back({0, x, d});
-      else
-        xDims.push_back({t.getDimSize(d), Value(), -1});
+      xDims.push_back(d < t.getRank() ? knownDim(x, d)
+                                      : KnownInt{0, Value(), -1});
     }
     Value zero = c.scalar(c.b.getI64Type(), 0);
     Value isZero = TRY(c.build1("tcc.cmp", {target, zero},
@@ -1500,9 +1499,7 @@ LogicalResult runtimeSlice(NodeContext &c) {
     int64_t step = steps[i];
     if (step == 0)
       return c.fail("a step is 0");
-    KnownInts d = {t.isDynamicDim(axis) ? KnownInt{0, x, axis}
-                                        : KnownInt{t.getDimSize(axis), Value(), -1}};
-    Value dim = TRY(knownValue(c, d, /*scalar=*/true));
+    Value dim = TRY(knownValue(c, {knownDim(x, axis)}, /*scalar=*/true));
     Value start = TRY(wrap(TRY(element(1, i)), dim));
     Value end = TRY(wrap(TRY(element(2, i)), dim));
     Value count;
@@ -1694,12 +1691,7 @@ FailureOr<Value> runtimeExpand(NodeContext &c, Value target,
   KnownInts xDims;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t xd = d - (rank - t.getRank());
-    if (xd < 0)
-      xDims.push_back({1, Value(), -1});
-    else if (t.isDynamicDim(xd))
-      xDims.push_back({0, x, xd});
-    else
-      xDims.push_back({t.getDimSize(xd), Value(), -1});
+    xDims.push_back(xd < 0 ? KnownInt{1, Value(), -1} : knownDim(x, xd));
   }
   if (elementOf(target) != c.b.getI64Type())
     target = TRY(c.build1("tcc.cast", {target}, {},
@@ -3108,11 +3100,8 @@ FailureOr<Value> gatherND(NodeContext &c) {
   if (it.getElementType() != i64)
     indices = TRY(c.build1("tcc.cast", {indices}, {},
                            RankedTensorType::get(it.getShape(), i64)));
-  auto dimOf = [&](Value v, int64_t d) -> FailureOr<Value> {
-    RankedTensorType vt = typeOf(v);
-    KnownInts e = {vt.isDynamicDim(d) ? KnownInt{0, v, d}
-                                      : KnownInt{vt.getDimSize(d), Value(), -1}};
-    return knownValue(c, e, /*scalar=*/true);
+  auto dimOf = [&](Value v, int64_t d) {
+    return knownValue(c, {knownDim(v, d)}, /*scalar=*/true);
   };
   // The index tuple's shape: the indices without their last dim.
   SmallVector<int64_t> tupleShape(it.getShape().drop_back());
@@ -3166,8 +3155,7 @@ FailureOr<Value> gatherND(NodeContext &c) {
   if (staticLead)
     foldedShape[0] = lead;
   for (int64_t d = b + k; d < t.getRank(); ++d) {
-    folded.push_back(t.isDynamicDim(d) ? KnownInt{0, x, d}
-                                       : KnownInt{t.getDimSize(d), Value(), -1});
+    folded.push_back(knownDim(x, d));
     foldedShape.push_back(t.getDimSize(d));
   }
   Value flat = TRY(c.build1("tcc.reshape", {x, TRY(knownValue(c, folded, false))},
