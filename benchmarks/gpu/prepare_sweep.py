@@ -14,7 +14,9 @@ the reason. Writes OUT/sweep/ (default build/gpu-check/sweep) with
 sweep.txt (one case per line, tab-separated: inline tensors hold spaces)
 and skipped.txt:
 
-    python3 benchmarks/gpu/prepare_sweep.py [OUT]
+    python3 benchmarks/gpu/prepare_sweep.py [OUT] [TEST.mlir ...]
+
+Naming test files (e.g. scatter.mlir) sweeps only those.
     # on the device: bash device_sweep.sh DIR (device_check.sh runs it)
 """
 import json
@@ -30,6 +32,7 @@ BIN = os.path.join(ROOT, "build", "bin")
 TESTS = os.path.join(ROOT, "test", "Integration")
 OUT = os.path.join(sys.argv[1] if len(sys.argv) > 1
                    else os.path.join(ROOT, "build", "gpu-check"), "sweep")
+ONLY = set(sys.argv[2:])
 
 # Flags of a RUN line that the library form keeps (compile or check) or
 # that do not change what is computed; anything else skips the line.
@@ -126,7 +129,7 @@ def main():
     cases, skipped = [], []
     libs = {}  # (file, function, flags) -> library name, or a failure reason
     for name in sorted(os.listdir(TESTS)):
-        if not name.endswith(".mlir"):
+        if not name.endswith(".mlir") or (ONLY and name not in ONLY):
             continue
         path = os.path.join(TESTS, name)
         stem = name[:-5]

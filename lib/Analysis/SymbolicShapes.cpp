@@ -819,8 +819,10 @@ private:
 LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
   if (auto group = dyn_cast<fusion::GroupOp>(op))
     return visitGroup(group);
-  if (op->getNumResults() != 1 ||
-      !isa<RankedTensorType>(op->getResult(0).getType())) {
+  // Recurrences are the multi-result ops with a rule (y and the states).
+  if (!isa<LSTMOp, GRUOp, RNNOp>(op) &&
+      (op->getNumResults() != 1 ||
+       !isa<RankedTensorType>(op->getResult(0).getType()))) {
     for (Value r : op->getResults())
       shapeOf(r);
     return success();
@@ -883,17 +885,35 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
       .Case([&](CumsumOp c) { return visitLike(op, c.getX()); })
-      .Case([&](LSTMOp l) -> LogicalResult {
-        SmallVector<AffineExpr> x = shapeOf(l.getX()), h0 = shapeOf(l.getH0());
-        AffineExpr batch = a.resolve(x[1]);
-        if (failed(unifyDims(batch, a.resolve(h0[0]), op,
+      .Case([&](GridSampleOp g) -> LogicalResult {
+        SmallVector<AffineExpr> x = shapeOf(g.getX()),
+                                grid = shapeOf(g.getGrid());
+        AffineExpr batch = a.resolve(x[0]);
+        if (failed(unifyDims(batch, a.resolve(grid[0]), op,
+                             "x's batch (dim 0) differs from the grid's")))
+          return failure();
+        return set(r, {batch, x[1], grid[1], grid[2]}, op);
+      })
+      .Case<ScatterElementsOp, ScatterNDOp>(
+          [&](Operation *) { return visitLike(op, op->getOperand(0)); })
+      .Case<LSTMOp, GRUOp, RNNOp>([&](Operation *) -> LogicalResult {
+        // Operands x, w_ih, w_hh, then biases: h0 is operand 5 of a GRU
+        // (two biases), 4 otherwise.
+        Value x = op->getOperand(0), whh = op->getOperand(2);
+        Value h0 = op->getOperand(isa<GRUOp>(op) ? 5 : 4);
+        SmallVector<AffineExpr> xs = shapeOf(x), h0s = shapeOf(h0);
+        AffineExpr batch = a.resolve(xs[1]);
+        if (failed(unifyDims(batch, a.resolve(h0s[0]), op,
                              "x's batch (dim 1) differs from h0's (dim 0)")))
           return failure();
-        AffineExpr hidden = cst(l.getWHh().getType().getDimSize(1));
-        if (failed(set(op->getResult(0), {x[0], batch, hidden}, op)) ||
-            failed(set(op->getResult(1), {batch, hidden}, op)))
+        AffineExpr hidden =
+            cst(cast<RankedTensorType>(whh.getType()).getDimSize(1));
+        if (failed(set(op->getResult(0), {xs[0], batch, hidden}, op)))
           return failure();
-        return set(op->getResult(2), {batch, hidden}, op);
+        for (Value r : op->getResults().drop_front())
+          if (failed(set(r, {batch, hidden}, op)))
+            return failure();
+        return success();
       })
       .Case([&](IotaOp i) {
         // The length: static from the type, else what the shape operand

@@ -597,6 +597,7 @@ static const KernelTable &kernelTable() {
     registerLinalgKernels(t);
     registerShapeKernels(t);
     registerRecurrenceKernels(t);
+    registerSamplingKernels(t);
     return t;
   }();
   return table;

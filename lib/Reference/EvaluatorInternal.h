@@ -118,6 +118,7 @@ void registerReductionKernels(KernelTable &table);
 void registerLinalgKernels(KernelTable &table);
 void registerShapeKernels(KernelTable &table);
 void registerRecurrenceKernels(KernelTable &table);
+void registerSamplingKernels(KernelTable &table);
 
 //===----------------------------------------------------------------------===//
 // Index arithmetic

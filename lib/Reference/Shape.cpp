@@ -10,6 +10,8 @@
 #include "EvaluatorInternal.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -356,6 +358,147 @@ static LogicalResult evalGatherElements(OpState &s) {
   return success();
 }
 
+/// Element `i` of `out` combined with element `j` of `updates` by a
+/// scatter's reduction ("none" overwrites), in the element type.
+static void scatterCombine(HostTensor &out, int64_t i,
+                           const HostTensor &updates, int64_t j,
+                           llvm::StringRef reduction) {
+  if (reduction == "none") {
+    copyElement(updates, j, out, i);
+    return;
+  }
+  if (runtime::isFloatDType(out.dtype)) {
+    double a = out.getDouble(i), b = updates.getDouble(j), r;
+    if (reduction == "add")
+      r = a + b;
+    else if (reduction == "mul")
+      r = a * b;
+    else if (std::isnan(a) || std::isnan(b))
+      r = std::numeric_limits<double>::quiet_NaN();
+    else
+      r = reduction == "max" ? std::max(a, b) : std::min(a, b);
+    out.setDouble(i, r);
+    return;
+  }
+  int64_t a = getInt(out, i), b = getInt(updates, j), r;
+  bool isBool = out.dtype == DType::I1;
+  if (reduction == "add")
+    r = isBool ? (a | b) : (int64_t)((uint64_t)a + (uint64_t)b);
+  else if (reduction == "mul")
+    r = isBool ? (a & b) : (int64_t)((uint64_t)a * (uint64_t)b);
+  else if (reduction == "max")
+    r = std::max(a, b);
+  else
+    r = std::min(a, b);
+  setInt(out, i, r);
+}
+
+/// The scatters' shared start: operands (x, integer indices, updates of
+/// x's dtype), the reduction, and the result as a copy of x.
+static FailureOr<std::pair<HostTensor *, std::string>>
+scatterStart(OpState &s) {
+  if (failed(s.checkArity(3, 3)))
+    return failure();
+  const HostTensor &x = s.operands[0], &indices = s.operands[1],
+                   &updates = s.operands[2];
+  if (!isIntDType(indices.dtype) || indices.dtype == DType::I1)
+    return s.fail("indices must be integers, got " + indices.typeString());
+  if (updates.dtype != x.dtype)
+    return s.fail("updates " + updates.typeString() + " differ from x " +
+                  x.typeString() + " in element type");
+  FailureOr<std::string> reduction = s.getString("reduction", "none");
+  if (failed(reduction))
+    return failure();
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, *reduction))
+    return s.fail("unknown reduction '" + *reduction + "'");
+  HostTensor *out = s.makeResult(0, x.shape);
+  if (!out)
+    return failure();
+  for (int64_t i = 0, e = x.numElements(); i < e; ++i)
+    copyElement(x, i, *out, i);
+  return std::make_pair(out, *reduction);
+}
+
+/// torch.scatter / ONNX ScatterElements: updates in row-major order, each
+/// into x's element at its own coordinates with dim `axis` from indices.
+static LogicalResult evalScatterElements(OpState &s) {
+  auto start = scatterStart(s);
+  if (failed(start))
+    return failure();
+  auto [out, reduction] = *start;
+  const HostTensor &x = s.operands[0], &indices = s.operands[1],
+                   &updates = s.operands[2];
+  FailureOr<int64_t> axisAttr = s.getInt("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = s.normalizeAxis(*axisAttr, x.rank());
+  if (failed(axis))
+    return failure();
+  if (indices.rank() != x.rank() || updates.rank() != x.rank())
+    return s.fail("indices " + indices.typeString() + " and updates " +
+                  updates.typeString() + " must have x's rank");
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (indices.shape[d] > updates.shape[d])
+      return s.fail("indices dim " + llvm::Twine(d) + " (" +
+                    llvm::Twine(indices.shape[d]) + ") exceeds the updates' (" +
+                    llvm::Twine(updates.shape[d]) + ")");
+    if (d != *axis && indices.shape[d] > x.shape[d])
+      return s.fail("indices dim " + llvm::Twine(d) + " (" +
+                    llvm::Twine(indices.shape[d]) + ") exceeds x's (" +
+                    llvm::Twine(x.shape[d]) + ")");
+  }
+  Shape coord;
+  for (int64_t j = 0, e = indices.numElements(); j < e; ++j) {
+    FailureOr<int64_t> idx =
+        wrappedIndex(s, indices, j, x.shape[*axis], *axis);
+    if (failed(idx))
+      return failure();
+    unravelIndex(j, indices.shape, coord);
+    int64_t from = linearIndex(coord, updates.shape);
+    coord[*axis] = *idx;
+    scatterCombine(*out, linearIndex(coord, x.shape), updates, from, reduction);
+  }
+  return success();
+}
+
+/// ONNX ScatterND: each index tuple (the last dim of indices) addresses a
+/// slice x[i0, ..., ik-1] that the matching slice of updates replaces or
+/// is combined with, tuples in row-major order.
+static LogicalResult evalScatterND(OpState &s) {
+  auto start = scatterStart(s);
+  if (failed(start))
+    return failure();
+  auto [out, reduction] = *start;
+  const HostTensor &x = s.operands[0], &indices = s.operands[1],
+                   &updates = s.operands[2];
+  if (indices.rank() < 1)
+    return s.fail("indices must have rank 1 or more");
+  int64_t k = indices.shape.back();
+  if (k < 1 || k > x.rank())
+    return s.fail("index tuples of " + llvm::Twine(k) +
+                  " entries do not fit x " + x.typeString());
+  Shape want(indices.shape.begin(), indices.shape.end() - 1);
+  want.insert(want.end(), x.shape.begin() + k, x.shape.end());
+  if (updates.shape != want)
+    return s.fail("updates " + updates.typeString() + " must have shape " +
+                  shapeToString(want) + " (indices.shape[:-1] + x.shape[k:])");
+  int64_t slice = numElementsOf(ArrayRef<int64_t>(x.shape).drop_front(k));
+  int64_t tuples = indices.numElements() / k;
+  Shape target(k);
+  for (int64_t q = 0; q < tuples; ++q) {
+    for (int64_t e = 0; e < k; ++e) {
+      FailureOr<int64_t> idx = wrappedIndex(s, indices, q * k + e, x.shape[e], e);
+      if (failed(idx))
+        return failure();
+      target[e] = *idx;
+    }
+    int64_t base = linearIndex(target, ArrayRef<int64_t>(x.shape).take_front(k));
+    for (int64_t i = 0; i < slice; ++i)
+      scatterCombine(*out, base * slice + i, updates, q * slice + i, reduction);
+  }
+  return success();
+}
+
 /// x[mask]: the mask has x's shape (one element per true entry) or that of
 /// x's leading dims (one row per true entry), in row-major order.
 static LogicalResult evalMaskSelect(OpState &s) {
@@ -458,6 +601,8 @@ void registerShapeKernels(KernelTable &t) {
   t["tcc.slice"] = evalSlice;
   t["tcc.gather"] = evalGather;
   t["tcc.gather_elements"] = evalGatherElements;
+  t["tcc.scatter_elements"] = evalScatterElements;
+  t["tcc.scatter_nd"] = evalScatterND;
   t["tcc.mask_select"] = evalMaskSelect;
   t["tcc.nonzero"] = evalNonzero;
   t["tcc.iota"] = evalIota;

@@ -86,16 +86,19 @@ Role classify(Operation *op) {
   // so do mask_select and nonzero: their result size is only known once
   // they have run, they lower to loops of their own (no tiling) and their
   // buffer cannot be planned.
-  if (isa<TransposeOp, ConcatOp, GatherOp, GatherElementsOp, IotaOp>(op))
+  if (isa<TransposeOp, ConcatOp, GatherOp, GatherElementsOp, IotaOp,
+          GridSampleOp>(op))
     return Role::Copy;
   return Role::None;
 }
 
 /// Ops that run as a kernel of their own but never join a group: the
-/// data-dependent ones, and cumsum, a loop over its axis (lowered to an
-/// scf.for of its own, not tiled).
+/// data-dependent ones, cumsum, a loop over its axis, and the scatters, a
+/// loop over their updates (each lowered to an scf.for of its own, not
+/// tiled).
 bool isStandaloneKernel(Operation *op) {
-  return isa<MaskSelectOp, NonzeroOp, CumsumOp>(op);
+  return isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
+             ScatterNDOp>(op);
 }
 
 /// Ops whose result is a view of their input (no kernel, no copy).

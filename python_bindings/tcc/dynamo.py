@@ -362,6 +362,9 @@ def make_backend(*, target: str = "cpu",
 
     # Backward graphs (grad enabled) run eagerly: tcc is an inference
     # compiler and has no lowering for the *_backward ops.
+    # nn.GRU / nn.RNN as one op each, not unrolled (tcc/recurrences.py).
+    from .recurrences import install
+    install()
     return aot_autograd(fw_compiler=fw_compiler,
                         bw_compiler=lambda gm, example_inputs:
                         make_boxed_func(gm.forward),

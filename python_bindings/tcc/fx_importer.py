@@ -1821,6 +1821,251 @@ def _index(c: _Ctx):
     return imp.op("gather", [flat, linear], shape, dtype, f"axis = {first} : i64")
 
 
+@_register(aten.grid_sampler_2d)
+def _grid_sampler_2d(c: _Ctx):
+    """F.grid_sample on 4-D inputs: tcc.grid_sample (interpolation 0
+    bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2
+    reflection)."""
+    shape, dtype = c.out()
+    modes, paddings = ["bilinear", "nearest", "bicubic"], ["zeros", "border", "reflection"]
+    mode, padding = c.int("interpolation_mode"), c.int("padding_mode")
+    if mode not in range(3) or padding not in range(3):
+        raise _Unsupported(f"grid_sampler_2d modes {mode}, {padding}")
+    if dtype not in _FLOATS:
+        raise _Unsupported(f"grid_sample of {dtype}")
+    x, grid = c.tensor("input"), c.imp.cast(c.tensor("grid"), dtype)
+    align = "true" if c.get("align_corners") else "false"
+    return c.imp.op("grid_sample", [x, grid], shape, dtype,
+                    f'align_corners = {align}, mode = "{modes[mode]}", '
+                    f'padding_mode = "{paddings[padding]}"')
+
+
+# -- scatters -------------------------------------------------------------------
+
+_SCATTER_REDUCE = {"sum": "add", "add": "add", "prod": "mul", "multiply": "mul",
+                   "amax": "max", "amin": "min"}
+
+
+def _scatter_identity(reduction: str, dtype):
+    """The element a reduction leaves unchanged (include_self=False)."""
+    if reduction == "add":
+        return False if dtype == torch.bool else 0
+    if reduction == "mul":
+        return True if dtype == torch.bool else 1
+    big = float("inf") if dtype in _FLOATS else (
+        True if dtype == torch.bool else torch.iinfo(dtype).max)
+    if reduction == "max":
+        return -big if not isinstance(big, bool) else False
+    return big
+
+
+def _scatter_elements(imp, x: _T, idx: _T, src: _T, axis: int, reduction: str) -> _T:
+    attrs = f'axis = {axis} : i64, reduction = "{reduction}"'
+    return imp.op("scatter_elements", [x, idx, src], x.shape, x.dtype, attrs)
+
+
+@_register(aten.scatter, aten.scatter_add, aten.scatter_reduce)
+def _scatter(c: _Ctx):
+    """torch.scatter (src or value, with reduce="add"/"multiply"),
+    scatter_add and scatter_reduce (sum, prod, amax, amin; include_self):
+    tcc.scatter_elements (which, like torch, reads only the leading
+    index.shape of a larger src); include_self=False first writes the
+    reduction's identity where the indices point."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x, idx = c.tensor("self"), c.tensor("index")
+    if idx.dtype not in (torch.int64, torch.int32):
+        raise _Unsupported(f"scatter indices of dtype {idx.dtype}")
+    axis = _norm_dim(c.int("dim"), x.rank)
+    target = c.node.target
+    reduce = c.get("reduce")
+    if target is aten.scatter_add.default:
+        reduction = "add"
+    elif reduce is None:
+        reduction = "none"
+    elif reduce in _SCATTER_REDUCE:
+        reduction = _SCATTER_REDUCE[reduce]
+    else:
+        raise _Unsupported(f"scatter reduce={reduce!r}")
+    src = c.get("src")
+    if src is None:
+        src = c.get("value")
+    if isinstance(src, _T):  # may be larger than idx: tcc reads its corner
+        src = imp.cast(src, dtype)
+    else:
+        src = imp.broadcast(imp.scalar_tensor(src, dtype), idx.shape)
+    if not c.get("include_self", True) and reduction != "none":
+        ident = imp.const(_scatter_identity(reduction, dtype), dtype, idx.shape)
+        x = _scatter_elements(imp, x, idx, ident, axis, "none")
+    return _scatter_elements(imp, x, idx, src, axis, reduction)
+
+
+@_register(aten.index_put)
+def _index_put(c: _Ctx):
+    """x[i0, i1, ...] = values (accumulate: +=), the functional form of
+    index_put_. Integer indices become one tcc.scatter_nd over x with the
+    indexed dims in front, flattened into one: the same linear index
+    aten.index uses (an index out of range points one past the end, which
+    the scatter's range check reports); values broadcast to the indexing
+    result and each tuple writes a row. A boolean mask over the leading
+    dims with values that do not depend on the count is a select."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    values = c.tensor("values")
+    values = imp.cast(values, dtype)
+    accumulate = bool(c.get("accumulate", False))
+    idxs = list(c["indices"])
+    while idxs and idxs[-1] is None:
+        idxs.pop()
+    positions = [d for d, t in enumerate(idxs) if t is not None]
+    if not positions:
+        raise _Unsupported("index_put without an index")
+    if any(not isinstance(idxs[d], _T) for d in positions):
+        raise _Unsupported("index that is not a tensor")
+    if any(idxs[d].dtype == torch.bool for d in positions):
+        mask = idxs[positions[0]]
+        if positions != [0] or len(idxs) != 1:
+            raise _Unsupported("a boolean index with other indices or after a skipped dim")
+        rest = x.rank - mask.rank
+        if values.rank > rest and not all(_is_static(d) and _static(d) == 1
+                                          for d in values.shape[:values.rank - rest]):
+            raise _Unsupported("x[mask] = values with one value per selected row")
+        if values.rank > rest:
+            values = imp.reshape(values, values.shape[values.rank - rest:])
+        m = imp.reshape(mask, tuple(mask.shape) + (1,) * rest)
+        if accumulate:
+            zero = imp.const(False if dtype == torch.bool else 0, dtype)
+            add = imp.op("select", [m, values, zero], shape, dtype)
+            return imp.op("add", [x, add], shape, dtype)
+        return imp.op("select", [m, values, x], shape, dtype)
+    if any(idxs[d].dtype not in (torch.int64, torch.int32) for d in positions):
+        raise _Unsupported("index of a dtype other than int32/int64/bool")
+    k = len(positions)
+    adjacent = positions == list(range(positions[0], positions[0] + k))
+    rest = [d for d in range(x.rank) if d not in positions]
+    bshape = tuple(imp.expr(e) for e in torch.broadcast_shapes(
+        *[tuple(_meta(n).shape) for n, t in zip(c.raw["indices"], idxs) if t is not None]))
+    nb = len(bshape)
+    rest_shape = tuple(x.shape[d] for d in rest)
+    # values in the indexing result's layout, then with the index dims first.
+    if adjacent:
+        first = positions[0]
+        res_shape = tuple(x.shape[:first]) + bshape + tuple(x.shape[first + k:])
+        values = imp.broadcast(values, res_shape)
+        values = imp.transpose(values, list(range(first, first + nb)) + list(range(first))
+                               + list(range(first + nb, len(res_shape))))
+    else:
+        values = imp.broadcast(values, bshape + rest_shape)
+    xt = imp.transpose(x, positions + rest)
+    i64 = torch.int64
+    dims = [x.shape[d] for d in positions]
+    zero = imp.const(0, i64)
+    linear = valid = None
+    if k == 1:  # scatter_nd wraps and range-checks the index itself
+        linear = imp.broadcast(imp.cast(idxs[positions[0]], i64), bshape)
+    for j, d in enumerate(positions if k > 1 else []):
+        t = imp.broadcast(imp.cast(idxs[d], i64), bshape)
+        size = imp.scalar_tensor(_S(dims[j]), i64)
+        neg = imp.op("cmp", [t, zero], bshape, torch.bool, 'predicate = "lt"')
+        t = imp.op("select", [neg, imp.op("add", [t, size], bshape, i64), t], bshape, i64)
+        ok = imp.op("select", [imp.op("cmp", [t, zero], bshape, torch.bool, 'predicate = "ge"'),
+                               imp.op("cmp", [t, size], bshape, torch.bool, 'predicate = "lt"'),
+                               imp.const(False, torch.bool)], bshape, torch.bool)
+        stride = 1
+        for e in dims[j + 1:]:
+            stride = stride * e
+        if not (_is_static(stride) and _static(stride) == 1):
+            t = imp.op("mul", [t, imp.scalar_tensor(_S(stride), i64)], bshape, i64)
+        linear = t if linear is None else imp.op("add", [linear, t], bshape, i64)
+        valid = ok if valid is None else imp.op(
+            "select", [valid, ok, imp.const(False, torch.bool)], bshape, torch.bool)
+    total = 1
+    for e in dims:
+        total = total * e
+    if k > 1:
+        linear = imp.op("select", [valid, linear, imp.scalar_tensor(_S(total), i64)], bshape, i64)
+    flat_shape = (imp.expr(total),) + rest_shape
+    flat = imp.reshape(xt, flat_shape)
+    tuples = imp.reshape(linear, bshape + (1,))
+    reduction = "add" if accumulate else "none"
+    out = imp.op("scatter_nd", [flat, tuples, values], flat_shape, dtype,
+                 f'reduction = "{reduction}"')
+    out = imp.reshape(out, xt.shape)
+    perm = positions + rest
+    inverse = [perm.index(d) for d in range(x.rank)]
+    return imp.transpose(out, inverse)
+
+
+def _take(imp, x: _T, dim: int, lo: int, hi: int):
+    """x[lo:hi] along dim (static bounds), None when empty."""
+    if hi <= lo:
+        return None
+    starts, ends = [0] * x.rank, [INT64_MAX] * x.rank
+    starts[dim], ends[dim] = lo, hi
+    shape = tuple(hi - lo if d == dim else x.shape[d] for d in range(x.rank))
+    return imp.slice(x, starts, ends, [1] * x.rank, shape)
+
+
+@_register(aten.slice_scatter)
+def _slice_scatter(c: _Ctx):
+    """x with x[start:end:step] along dim replaced by src: a concatenation
+    of the parts around it for a unit step and static bounds, else a
+    tcc.scatter_elements at start + step * iota."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x, src = c.tensor("self"), imp.cast(c.tensor("src"), dtype)
+    dim = _norm_dim(c.int("dim", 0), x.rank)
+    step = c.int("step", 1)
+    size = x.shape[dim]
+    start = c.int("start", 0) if c.get("start") is not None else 0
+    end = c.get("end")
+    end = INT64_MAX if end is None else _slice_bound(imp, end, size, INT64_MAX)
+    if not _is_static(size):
+        if start == 0 and end >= INT64_MAX and step == 1:
+            return imp.broadcast(src, shape)
+        raise _Unsupported("slice_scatter along a symbolic dim")
+    n = _static(size)
+    start = start + n if start < 0 else min(start, n)
+    end = n if end >= INT64_MAX else (end + n if end < 0 else min(end, n))
+    if step == 1:
+        parts = [_take(imp, x, dim, 0, start), src, _take(imp, x, dim, end, n)]
+        parts = [p for p in parts if p is not None]
+        if len(parts) == 1:
+            return src
+        return imp.op("concat", parts, shape, dtype, f"axis = {dim} : i64")
+    count = _static(src.shape[dim])
+    iota = imp.fresh()
+    imp.emit(f"{iota} = tcc.iota : () -> tensor<{count}xi64>")
+    idx = _T((count,), torch.int64, ssa=iota)
+    idx = imp.op("add", [imp.op("mul", [idx, imp.const(step, torch.int64)], (count,), torch.int64),
+                         imp.const(start, torch.int64)], (count,), torch.int64)
+    idx = imp.reshape(idx, tuple(count if d == dim else 1 for d in range(x.rank)))
+    idx = imp.broadcast(idx, src.shape)
+    return _scatter_elements(imp, x, idx, src, dim, "none")
+
+
+@_register(aten.select_scatter)
+def _select_scatter(c: _Ctx):
+    """x with x.select(dim, index) replaced by src: src with the dim back,
+    written as a one-wide slice_scatter (concatenation)."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x, src = c.tensor("self"), imp.cast(c.tensor("src"), dtype)
+    dim = _norm_dim(c.int("dim"), x.rank)
+    index = c.int("index")
+    if not _is_static(x.shape[dim]):
+        raise _Unsupported("select_scatter along a symbolic dim")
+    n = _static(x.shape[dim])
+    index = index + n if index < 0 else index
+    row = imp.reshape(src, tuple(1 if d == dim else x.shape[d] for d in range(x.rank)))
+    parts = [_take(imp, x, dim, 0, index), row, _take(imp, x, dim, index + 1, n)]
+    parts = [p for p in parts if p is not None]
+    if len(parts) == 1:
+        return row
+    return imp.op("concat", parts, shape, dtype, f"axis = {dim} : i64")
+
+
 # -- recurrences -----------------------------------------------------------------
 
 
@@ -1868,6 +2113,78 @@ def _lstm_layer(c: _Ctx):
     def workspace():
         raise _Unsupported("the LSTM's oneDNN workspace (training state)")
     return [y, hy, cy, _Lazy(workspace)]
+
+
+def _recurrence_ops():
+    from .recurrences import OPS
+    return OPS
+
+
+@_register(*_recurrence_ops())
+def _gru_rnn(c: _Ctx):
+    """nn.GRU and nn.RNN (tcc::gru / rnn_tanh / rnn_relu, what aten.gru /
+    rnn_tanh / rnn_relu trace to under tcc: tcc/recurrences.py): one
+    tcc.gru or tcc.rnn per layer and direction, sequence first (batch_first
+    transposes around them), the directions' outputs concatenated as the
+    next layer's input; h_n stacks every layer's final state. The weights
+    come per layer and direction as w_ih, w_hh (, b_ih, b_hh)."""
+    imp = c.imp
+    packet = c.node.target.overloadpacket
+    if c.raw["train"] and c.raw["dropout"] and c.raw["num_layers"] > 1:
+        raise _Unsupported("dropout between recurrent layers in training mode")
+    (out_shape, dtype), (hn_shape, _) = c.out(0), c.out(1)
+    if dtype not in _FLOATS:
+        raise _Unsupported(f"a recurrence of {dtype}")
+    x, hx = c.tensor("input"), c.tensor("hx")
+    params = list(c["params"])
+    has_biases, layers = bool(c.raw["has_biases"]), int(c.raw["num_layers"])
+    dirs = 2 if c.raw["bidirectional"] else 1
+    per = 4 if has_biases else 2
+    if any(not isinstance(p, _T) for p in params) or len(params) != layers * dirs * per:
+        raise _Unsupported("recurrent weights that are not tensors")
+    if c.raw["batch_first"]:
+        x = imp.transpose(x, [1, 0, 2])
+    steps, batch = x.shape[0], x.shape[1]
+    hidden = _static(params[1].shape[1])
+    state = (batch, hidden)
+    st_ty = _ttype(state, dtype)
+    is_gru = packet is torch.ops.tcc.gru
+    gates = 3 if is_gru else 1
+    finals = []
+    for layer in range(layers):
+        ys = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            w_ih, w_hh = params[k * per], params[k * per + 1]
+            if has_biases:
+                b_ih, b_hh = params[k * per + 2], params[k * per + 3]
+            else:
+                b_ih = b_hh = imp.const(0.0, dtype, (gates * hidden,))
+            h0 = imp.select(hx, 0, k, state)
+            if is_gru:
+                name, ops, attrs = "gru", [x, w_ih, w_hh, b_ih, b_hh, h0], []
+            else:
+                bias = imp.op("add", [b_ih, b_hh], (hidden,), dtype)
+                act = "relu" if packet is torch.ops.tcc.rnn_relu else "tanh"
+                name, ops, attrs = "rnn", [x, w_ih, w_hh, bias, h0], [f'nonlinearity = "{act}"']
+            if d == 1:
+                attrs.append("reverse = true")
+            y_t = (steps, batch, hidden)
+            r = imp.fresh()
+            attr = f" {{{', '.join(attrs)}}}" if attrs else ""
+            imp.emit(f"{r}:2 = tcc.{name} {', '.join(imp.use(o) for o in ops)}{attr} : "
+                     f"({', '.join(_ttype(o.shape, o.dtype) for o in ops)}) -> "
+                     f"({_ttype(y_t, dtype)}, {st_ty})")
+            ys.append(_T(tuple(imp.expr(e) for e in y_t), dtype, ssa=f"{r}#0"))
+            finals.append(_T(tuple(imp.expr(e) for e in state), dtype, ssa=f"{r}#1"))
+        if dirs == 1:
+            x = ys[0]
+        else:
+            x = imp.op("concat", ys, (steps, batch, 2 * hidden), dtype, "axis = 2 : i64")
+    out = imp.transpose(x, [1, 0, 2]) if c.raw["batch_first"] else x
+    rows = [imp.reshape(h, (1,) + state) for h in finals]
+    h_n = rows[0] if len(rows) == 1 else imp.op("concat", rows, hn_shape, dtype, "axis = 0 : i64")
+    return [out, h_n]
 
 
 # -- attention ------------------------------------------------------------------

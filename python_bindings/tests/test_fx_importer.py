@@ -232,3 +232,111 @@ class CeilPools(torch.nn.Module):
 
 def test_ceil_mode_pooling():
     check(CeilPools(), randn(3, 8, 9))
+
+
+class Scatters(torch.nn.Module):
+    """torch.scatter / scatter_add / scatter_reduce (include_self both
+    ways), index_put with accumulate and on a later dim, index_copy, a
+    boolean mask assignment, slice_scatter and select_scatter (what
+    in-place writes to slices functionalize to)."""
+
+    def forward(self, x, idx, dup):
+        src = x * 2
+        a = x.scatter(1, idx, src)
+        b = x.scatter_add(1, dup, src)
+        c = x.scatter_reduce(1, dup, src, "amax", include_self=False)
+        d = x.scatter(1, idx, 7.0)
+        e = x.clone()
+        e[torch.tensor([0, -1])] = x[:2] + 1         # index_put
+        f = x.index_put((torch.tensor([0, -1, 0]),), x[:1] * 3,
+                        accumulate=True)             # broadcast, duplicates summed
+        g = x.clone()
+        g[:, torch.tensor([5, 1])] = -1.0            # index_put on dim 1
+        h = x.clone()
+        h[x > 0.5] = 0.0                             # boolean mask
+        i = x.clone()
+        i[:, 2:5] = src[:, :3]                       # slice_scatter
+        i[:, 0] = 9.0                                # select_scatter
+        j = x.clone()
+        j[:, ::2] = 3.0                              # slice_scatter, step 2
+        return a, b, c, d, e, f, g, h, i, j
+
+
+def test_scatters_index_put_and_slice_writes():
+    def inputs(b):
+        x = torch.randn(b, 6)
+        idx = torch.rand(b, 6).argsort(1)[:, :4]     # no duplicates in a row
+        dup = torch.randint(0, 6, (b, 4))
+        return [x, idx, dup]
+    check(Scatters(), inputs)
+
+
+class GridSample(torch.nn.Module):
+    """F.grid_sample in every mode and padding mode, the grid reaching
+    past the image."""
+
+    def forward(self, x, grid):
+        g = grid * 1.3
+        F = torch.nn.functional
+        return tuple(F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a)
+                     for m, p, a in [("bilinear", "zeros", False),
+                                     ("bilinear", "border", True),
+                                     ("nearest", "reflection", False),
+                                     ("bicubic", "zeros", True),
+                                     ("bicubic", "reflection", False)])
+
+
+def test_grid_sample():
+    check(GridSample(), lambda b: [torch.randn(b, 3, 7, 9), torch.rand(b, 5, 4, 2) * 2 - 1],
+          tol=1e-4)
+
+
+@pytest.mark.parametrize("cell,kw", [
+    ("GRU", dict(batch_first=True)),
+    ("GRU", dict(num_layers=2, bidirectional=True)),
+    ("GRU", dict(bias=False)),
+    ("RNN", dict(batch_first=True, num_layers=2)),
+    ("RNN", dict(nonlinearity="relu", bidirectional=True)),
+], ids=["gru_batch_first", "gru_bidirectional_two_layers", "gru_no_bias",
+        "rnn_two_layers", "rnn_relu_bidirectional"])
+def test_gru_and_rnn_with_a_dynamic_sequence(cell, kw):
+    """nn.GRU and nn.RNN (aten.gru / rnn_tanh / rnn_relu): one tcc.gru or
+    tcc.rnn per layer and direction; sequence length and batch dynamic."""
+    old = torch._dynamo.config.allow_rnn
+    torch._dynamo.config.allow_rnn = True
+    try:
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = getattr(torch.nn, cell)(12, 16, **kw)
+
+            def forward(self, x):
+                return self.rnn(x)
+        seq_dim = 1 if kw.get("batch_first") else 0
+        check(Net().eval(),
+              lambda b: [torch.randn(3, 4 + b, 12) if seq_dim else torch.randn(4 + b, 3, 12)],
+              dynamic=(seq_dim,))
+    finally:
+        torch._dynamo.config.allow_rnn = old
+
+
+def test_scatter_index_out_of_range_is_an_error():
+    # In a subprocess: a failing check in compiled code aborts the process
+    # today (issue 35).
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import torch, tcc\n"
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x, i): return x.scatter_add(1, i, x)\n"
+        "c = torch.compile(M(), backend=tcc.make_backend(fallback=False))\n"
+        "x = torch.randn(2, 3)\n"
+        "print(c(x, torch.tensor([[2, -3, 0], [1, 1, 1]])).tolist(), flush=True)\n"
+        "c(x, torch.tensor([[0, 3, 0], [1, 1, 1]]))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=env)
+    assert r.returncode != 0
+    assert "tcc.scatter_elements: index out of range" in r.stdout + r.stderr
+    assert r.stdout.startswith("[")

@@ -58,6 +58,66 @@ func.func @static_reverse(%x: tensor<5x2x16xf32>, %wih: tensor<64x16xf32>, %whh:
 
 // -----
 
+// tcc.gru: the projection carries b_ih; the loop carries h and y; the cell
+// takes w_hh and b_hh, the recurrent product with b_hh inside the reset
+// gate (PyTorch's linear_before_reset), r and z from the first two
+// thirds, h' = n + z * (h - n).
+// CHECK-LABEL: func.func @gru
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x?x8xf32>, %[[WIH:[a-zA-Z0-9_]+]]: tensor<48x8xf32>, %[[WHH:[a-zA-Z0-9_]+]]: tensor<48x16xf32>, %[[BIH:[a-zA-Z0-9_]+]]: tensor<48xf32>, %[[BHH:[a-zA-Z0-9_]+]]: tensor<48xf32>, %[[H0:[a-zA-Z0-9_]+]]: tensor<?x16xf32>
+//       CHECK:   %[[P:.+]] = tcc.linear %[[X]], %[[WIH]], %[[BIH]] : (tensor<?x?x8xf32>, tensor<48x8xf32>, tensor<48xf32>) -> tensor<?x?x48xf32>
+//       CHECK:   %[[H:.+]] = bufferization.alloc_tensor() copy(%[[H0]])
+//       CHECK:   %[[R:.+]]:2 = scf.for %[[S:.+]] = {{.*}} iter_args(%[[HI:.+]] = %[[H]], %[[YI:.+]] = %{{.+}})
+//       CHECK:     %[[XT:.+]] = tensor.extract_slice %[[P]][%[[S]], 0, 0] [1, %{{.+}}, 48]
+//       CHECK:     %[[NEW:.+]] = func.call @__tcc_gru_cell(%[[XT]], %[[HI]], %[[WHH]], %[[BHH]])
+//       CHECK:     bufferization.materialize_in_destination %[[NEW]] in %[[HI]]
+// The reset-first form (ONNX's default) is a cell of its own.
+//       CHECK:   func.call @__tcc_gru_cell_reset_first(
+//       CHECK:   return %[[R]]#1, %[[R]]#0
+//       CHECK: func.func private @__tcc_gru_cell(%[[XS:.+]]: tensor<?x48xf32>, %[[HS:.+]]: tensor<?x16xf32>, %[[W:.+]]: tensor<48x16xf32>, %[[B:.+]]: tensor<48xf32>) -> tensor<?x16xf32> attributes {tcc.serial}
+//       CHECK:   %[[GH:.+]] = tcc.linear %[[HS]], %[[W]], %[[B]]
+//   CHECK-DAG:   tcc.slice %[[XS]] {ends = array<i64: 9223372036854775807, 16>, starts = array<i64: 0, 0>}
+//   CHECK-DAG:   tcc.slice %[[GH]] {ends = array<i64: 9223372036854775807, 16>, starts = array<i64: 0, 0>}
+//       CHECK:   %[[RG:.+]] = tcc.sigmoid
+//       CHECK:   %[[ZG:.+]] = tcc.sigmoid
+//       CHECK:   %[[GN:.+]] = tcc.slice %[[GH]] {ends = array<i64: 9223372036854775807, 48>, starts = array<i64: 0, 32>}
+//       CHECK:   %[[RN:.+]] = tcc.mul %[[RG]], %[[GN]]
+//       CHECK:   %[[N:.+]] = tcc.tanh
+//       CHECK:   %[[D:.+]] = tcc.sub %[[HS]], %[[N]]
+//       CHECK:   %[[ZD:.+]] = tcc.mul %[[ZG]], %[[D]]
+//       CHECK:   %[[HN:.+]] = tcc.add %[[N]], %[[ZD]]
+//       CHECK:   return %[[HN]]
+// Reset first: (r * h) @ w_hh[2H:]^T + b_hh[2H:].
+//       CHECK: func.func private @__tcc_gru_cell_reset_first(
+//       CHECK:   %[[RZ:.+]] = tcc.linear %{{.+}}, %{{.+}}, %{{.+}} : (tensor<?x16xf32>, tensor<32x16xf32>, tensor<32xf32>) -> tensor<?x32xf32>
+//       CHECK:   %[[RH:.+]] = tcc.mul %{{.+}}, %{{.+}} : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xf32>
+//       CHECK:   tcc.linear %[[RH]], %{{.+}}, %{{.+}} : (tensor<?x16xf32>, tensor<16x16xf32>, tensor<16xf32>) -> tensor<?x16xf32>
+func.func @gru(%x: tensor<?x?x8xf32>, %wih: tensor<48x8xf32>, %whh: tensor<48x16xf32>, %bih: tensor<48xf32>, %bhh: tensor<48xf32>, %h0: tensor<?x16xf32>) -> (tensor<?x?x16xf32>, tensor<?x16xf32>, tensor<?x?x16xf32>) {
+  %y, %h = tcc.gru %x, %wih, %whh, %bih, %bhh, %h0 : (tensor<?x?x8xf32>, tensor<48x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<?x16xf32>) -> (tensor<?x?x16xf32>, tensor<?x16xf32>)
+  %y2, %h2 = tcc.gru %x, %wih, %whh, %bih, %bhh, %h0 {linear_before_reset = false} : (tensor<?x?x8xf32>, tensor<48x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<?x16xf32>) -> (tensor<?x?x16xf32>, tensor<?x16xf32>)
+  return %y, %h, %y2 : tensor<?x?x16xf32>, tensor<?x16xf32>, tensor<?x?x16xf32>
+}
+
+// -----
+
+// tcc.rnn: both biases in the projection; tanh and relu cells apart.
+// CHECK-LABEL: func.func @rnn
+//       CHECK:   tcc.linear %{{.+}}, %{{.+}}, %{{.+}} : (tensor<7x2x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<7x2x16xf32>
+//       CHECK:   func.call @__tcc_rnn_tanh_cell(
+//       CHECK:   func.call @__tcc_rnn_relu_cell(
+//       CHECK: func.func private @__tcc_rnn_tanh_cell(%[[XS:.+]]: tensor<2x16xf32>, %[[HS:.+]]: tensor<2x16xf32>, %[[W:.+]]: tensor<16x16xf32>) -> tensor<2x16xf32>
+//       CHECK:   %[[L:.+]] = tcc.linear %[[HS]], %[[W]] :
+//       CHECK:   %[[A:.+]] = tcc.add %[[L]], %[[XS]]
+//       CHECK:   tcc.tanh %[[A]]
+//       CHECK: func.func private @__tcc_rnn_relu_cell(
+//       CHECK:   tcc.relu
+func.func @rnn(%x: tensor<7x2x8xf32>, %wih: tensor<16x8xf32>, %whh: tensor<16x16xf32>, %b: tensor<16xf32>, %h0: tensor<2x16xf32>) -> (tensor<7x2x16xf32>, tensor<7x2x16xf32>) {
+  %y, %h = tcc.rnn %x, %wih, %whh, %b, %h0 : (tensor<7x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x16xf32>) -> (tensor<7x2x16xf32>, tensor<2x16xf32>)
+  %y2, %h2 = tcc.rnn %x, %wih, %whh, %b, %h0 {nonlinearity = "relu", reverse = true} : (tensor<7x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x16xf32>) -> (tensor<7x2x16xf32>, tensor<2x16xf32>)
+  return %y, %y2 : tensor<7x2x16xf32>, tensor<7x2x16xf32>
+}
+
+// -----
+
 // Nothing to expand: the module is unchanged.
 // CHECK-LABEL: func.func @none
 //  CHECK-NEXT:   tcc.relu

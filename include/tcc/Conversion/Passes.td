@@ -20,11 +20,14 @@ def ConvertTCCToLinalgPass
     Ops with data-dependent result sizes (mask_select, nonzero) become
     `scf.for` loops that fill a buffer allocated at the bound; a
     `tensor.extract_slice` cuts it to the count found at runtime.
+    Scatters become `scf.for` loops over their updates that write into a
+    copy of x of their own (`bufferization.alloc_tensor`).
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
 }
 

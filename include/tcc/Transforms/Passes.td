@@ -346,22 +346,23 @@ def InsertEntryGuardsPass : Pass<"tcc-insert-entry-guards", "ModuleOp"> {
 }
 
 def ExpandRecurrencesPass : Pass<"tcc-expand-recurrences", "ModuleOp"> {
-  let summary = "Expands tcc.lstm into an input projection and a loop over a "
-                "cell function";
+  let summary = "Expands tcc.lstm, tcc.gru and tcc.rnn into an input "
+                "projection and a loop over a cell function";
   let description = [{
-    Recurrences have no fused-kernel form of their own: each tcc.lstm
-    becomes
-    - one `tcc.linear` of every step's input with `w_ih` and the bias
-      ([T, B, 4H], a plain GEMM the library or the code generator takes
-      whole),
+    Recurrences have no fused-kernel form of their own: each tcc.lstm,
+    tcc.gru and tcc.rnn becomes
+    - one `tcc.linear` of every step's input with `w_ih` and the input-side
+      bias ([T, B, G*H] with G = 4, 3, 1 gates: a plain GEMM the library or
+      the code generator takes whole),
     - an `scf.for` over the steps (from the end with `reverse`; T may be
-      dynamic) that carries h, c and the output y (the new state copied
-      into the carried buffers) and calls
-    - a private cell function of tcc ops, `h @ w_hh^T` plus the step's
-      projection, the gate activations and the state update, which the
-      rest of the pipeline fuses (the recurrent product with its epilogue)
-      and vectorizes like any function.
-    One cell function serves every tcc.lstm of the same types. It runs
+      dynamic) that carries the state (h, and c for an LSTM) and the output
+      y (the new state copied into the carried buffers) and calls
+    - a private cell function of tcc ops, `h @ w_hh^T` (with b_hh for a
+      GRU) plus the step's projection, the gate activations and the state
+      update, which the rest of the pipeline fuses (the recurrent product
+      with its epilogue) and vectorizes like any function.
+    One cell function serves every recurrence of the same kind, attributes
+    and types. It runs
     first in the cpu and cuda pipelines; `tcc-opt` can run it alone.
   }];
   let dependentDialects = ["::mlir::tcc::TCCDialect",

@@ -151,9 +151,9 @@ struct ErfAsRational : OpRewritePattern<math::ErfOp> {
 /// then hold n, so 2^(n-1) is an integer add and a shift of those bits;
 /// the polynomial approximates 2 * e^r (degree 5, relative error below
 /// 1.7e-7 on the range) so that n = 128 (x up to ln FLT_MAX) still
-/// has an exponent field. Beyond ln FLT_MAX the result is +inf, below
-/// ln FLT_MIN it is 0 (results under about 1.7e-38 flush to zero); NaN
-/// stays NaN.
+/// has an exponent field. Beyond ln FLT_MAX the result is +inf; below
+/// ln FLT_MIN it is subnormal (2^(n-1) applied as two normal factors),
+/// 0 below ln 2^-150; NaN stays NaN.
 struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -178,15 +178,25 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
         2 * 0x1.0F9F9Cp-7f, 2 * 0x1.573A1Ap-5f, 2 * 0x1.555A80p-3f,
         2 * 0x1.FFFDC6p-2f, 2 * 0x1.FFFFF6p-1f, 2.0f};
     Value p = horner(rewriter, loc, r, kTwiceMinimax);
-    // 2^(n-1): the low bits of t are n (two's complement), so
-    // (bits(t) + 126) << 23 is the exponent field of 2^(n-1); the magic's
-    // own bits shift out.
+    // 2^(n-1) as two factors 2^h * 2^g (h = (n-1) >> 1, g = n-1-h), each
+    // a normal float for every n-1 in [-151, 127], so that results below
+    // FLT_MIN come out as subnormals (rounded once, by the last multiply)
+    // instead of flushing to zero. n is the low bits of t less the magic's
+    // (exact: |n| < 2^22); (k + 127) << 23 is the exponent field of 2^k.
     Value bits = arith::BitcastOp::create(rewriter, loc, intType, t);
-    Value field = arith::ShLIOp::create(
-        rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, intSplat(126)),
-        intSplat(23));
-    Value scale = arith::BitcastOp::create(rewriter, loc, type, field);
-    Value result = arith::MulFOp::create(rewriter, loc, p, scale);
+    Value e = arith::SubIOp::create(rewriter, loc, bits,
+                                    intSplat(0x4B400000 + 1)); // bits(magic) + 1
+    Value h = arith::ShRSIOp::create(rewriter, loc, e, intSplat(1));
+    Value g = arith::SubIOp::create(rewriter, loc, e, h);
+    auto pow2 = [&](Value k) -> Value {
+      Value field = arith::ShLIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, k, intSplat(127)),
+          intSplat(23));
+      return arith::BitcastOp::create(rewriter, loc, type, field);
+    };
+    Value result = arith::MulFOp::create(
+        rewriter, loc, arith::MulFOp::create(rewriter, loc, p, pow2(h)),
+        pow2(g));
     // Out of range (and +-inf): the limits. NaN compares false: kept.
     Value over = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OGT, x,
@@ -197,7 +207,7 @@ struct ExpAsScaledPolynomial : OpRewritePattern<math::ExpOp> {
         result);
     Value under = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OLT, x,
-        splat(rewriter, loc, type, -87.3365479f));
+        splat(rewriter, loc, type, -103.972084f)); // ln 2^-150
     result = arith::SelectOp::create(rewriter, loc, under,
                                      splat(rewriter, loc, type, 0.0f), result);
     rewriter.replaceOp(op, result);

@@ -4,6 +4,7 @@
 #include "tcc/Dialect/Fusion/IR/FusionOps.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -22,6 +23,8 @@ void mlir::tcc::populateTCCToLinalgPatterns(RewritePatternSet &patterns) {
   populateTCCDataMovementToLinalgPatterns(patterns);
   populateTCCDataDependentToLinalgPatterns(patterns);
   populateTCCScanToLinalgPatterns(patterns);
+  populateTCCScatterToLinalgPatterns(patterns);
+  populateTCCSamplingToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -35,7 +38,8 @@ struct ConvertTCCToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            cf::ControlFlowDialect, fusion::FusionDialect,
-                           func::FuncDialect, scf::SCFDialect>();
+                           func::FuncDialect, scf::SCFDialect,
+                           bufferization::BufferizationDialect>();
     RewritePatternSet patterns(ctx);
     populateTCCToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -315,3 +315,53 @@ Value lowering::elementCount(OpBuilder &b, Location loc, Value v,
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
   return arith::SIToFPOp::create(b, loc, type, asInt);
 }
+
+/// Checks every index once: each must be in [-dim, dim) (a runtime error
+/// otherwise, before anything is read).
+void lowering::assertIndicesInRange(OpBuilder &rewriter, Location loc, Value indices,
+                          Value dim, StringRef message) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto it = cast<RankedTensorType>(indices.getType());
+  int64_t ir = it.getRank();
+  Type idxElem = it.getElementType();
+  Value dimInt = arith::IndexCastOp::create(rewriter, loc, idxElem, dim);
+  auto boolType = RankedTensorType::get({}, rewriter.getI1Type());
+  Value init = filledTensor(rewriter, loc, boolType, {},
+                            scalarConstant(rewriter, loc, rewriter.getI1Type(),
+                                           1.0));
+  SmallVector<utils::IteratorType> iters(ir, utils::IteratorType::reduction);
+  auto check = linalg::GenericOp::create(
+      rewriter, loc, boolType, indices, init,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(ir, ctx),
+                          AffineMap::get(ir, 0, {}, ctx)},
+      iters, [&](OpBuilder &b, Location l, ValueRange a) {
+        Value neg = arith::SubIOp::create(
+            b, l, arith::ConstantIntOp::create(b, l, idxElem, 0), dimInt);
+        Value geLo =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, a[0], neg);
+        Value ltHi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                           a[0], dimInt);
+        Value in = arith::AndIOp::create(b, l, geLo, ltHi);
+        linalg::YieldOp::create(
+            b, l, arith::AndIOp::create(b, l, in, a[1]).getResult());
+      });
+  Value allIn =
+      tensor::ExtractOp::create(rewriter, loc, check.getResult(0), ValueRange{});
+  cf::AssertOp::create(rewriter, loc, allIn, message);
+}
+
+/// An index read from a tensor as an in-range `index`: negative ones wrap;
+/// clamped as well, so no access leaves the buffer even if the range
+/// assert is compiled out.
+Value lowering::wrappedIndex(OpBuilder &b, Location l, Value raw, Value dim) {
+  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value isNeg =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, zero);
+  idx = arith::SelectOp::create(b, l, isNeg,
+                                arith::AddIOp::create(b, l, idx, dim), idx);
+  Value maxIdx =
+      arith::SubIOp::create(b, l, dim, arith::ConstantIndexOp::create(b, l, 1));
+  return arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, idx, maxIdx),
+                                zero);
+}

@@ -102,6 +102,16 @@ Value elementCount(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
 /// the full rank: the identity map without the reduced dims.
 AffineMap reducedMap(MLIRContext *ctx, int64_t rank, ArrayRef<int64_t> axes);
 
+/// Checks every element of `indices` once: each must be in [-dim, dim) (a
+/// runtime error with `message` otherwise, before anything is read).
+void assertIndicesInRange(OpBuilder &b, Location loc, Value indices,
+                          Value dim, StringRef message);
+
+/// An index read from a tensor as an in-range `index`: negative ones wrap;
+/// clamped as well, so no access leaves the buffer even if the range
+/// assert is compiled out.
+Value wrappedIndex(OpBuilder &b, Location l, Value raw, Value dim);
+
 } // namespace mlir::tcc::lowering
 
 #endif // TCC_LIB_CONVERSION_TCCTOLINALG_UTILS_H

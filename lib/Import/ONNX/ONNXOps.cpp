@@ -3165,29 +3165,53 @@ FailureOr<Value> gatherND(NodeContext &c) {
                   {c.named("axis", c.b.getI64IntegerAttr(0))});
 }
 
-/// LSTM: one tcc.lstm per direction. ONNX's gate order (i, o, f, c) is
-/// reordered to tcc's (i, f, c, o) in W, R and the biases (constants fold);
-/// Wb + Rb is the bias. An absent initial state is zeros; layout = 1
-/// (batch first) transposes around it. Y is [T, D, B, H], Y_h and Y_c
-/// [D, B, H]. Peepholes, clip, input_forget, sequence_lens and
-/// activations other than the default are refused by name.
-LogicalResult lstm(NodeContext &c) {
+/// The recurrences ONNX has, and how each maps onto its tcc op.
+enum class RecurrenceKind { LSTM, GRU, RNN };
+
+/// LSTM, GRU and RNN: one tcc.lstm / tcc.gru / tcc.rnn per direction.
+/// ONNX's gate order is reordered to PyTorch's in W, R and the biases
+/// (constants fold): LSTM (i, o, f, c) to (i, f, c, o), GRU (z, r, h) to
+/// (r, z, n). The bias B holds Wb then Rb: their sum for LSTM and RNN, both
+/// for GRU (b_hh sits inside the reset gate). An absent initial state is
+/// zeros; layout = 1 (batch first) transposes around it. Y is [T, D, B, H],
+/// Y_h (and Y_c) [D, B, H]. Peepholes, clip, input_forget, sequence_lens
+/// and activations other than the defaults (RNN: Tanh or Relu) are refused
+/// by name.
+LogicalResult recurrence(NodeContext &c, RecurrenceKind kind) {
   Value x = c.operand(0), w = c.operand(1), r = c.operand(2);
+  bool isLSTM = kind == RecurrenceKind::LSTM;
+  int64_t gates = isLSTM ? 4 : kind == RecurrenceKind::GRU ? 3 : 1;
+  SmallVector<int64_t> order =
+      isLSTM ? SmallVector<int64_t>{0, 2, 3, 1}
+      : kind == RecurrenceKind::GRU ? SmallVector<int64_t>{1, 0, 2}
+                                    : SmallVector<int64_t>{0};
   if (c.operand(4))
     return c.fail("sequence_lens (sequences of different lengths) is not "
                   "supported");
-  if (c.operand(7))
+  if (isLSTM && c.operand(7))
     return c.fail("peepholes (input P) are not supported");
   if (c.attr("clip"))
     return c.fail("clip is not supported");
   if (c.intAttr("input_forget", 0))
     return c.fail("input_forget = 1 is not supported");
+  std::string nonlinearity = "tanh";
   if (const onnx::AttributeProto *a = c.attr("activations")) {
-    static const char *defaults[] = {"Sigmoid", "Tanh", "Tanh"};
-    for (int i = 0; i < a->strings_size(); ++i)
-      if (a->strings(i) != defaults[i % 3])
-        return c.fail("activations other than Sigmoid, Tanh, Tanh are not "
-                      "supported");
+    SmallVector<StringRef> defaults =
+        isLSTM ? SmallVector<StringRef>{"Sigmoid", "Tanh", "Tanh"}
+        : kind == RecurrenceKind::GRU ? SmallVector<StringRef>{"Sigmoid", "Tanh"}
+                                      : SmallVector<StringRef>{"Tanh"};
+    for (int i = 0; i < a->strings_size(); ++i) {
+      StringRef name = a->strings(i);
+      if (kind == RecurrenceKind::RNN && (name == "Tanh" || name == "Relu")) {
+        if (i > 0 && name.lower() != nonlinearity)
+          return c.fail("directions with different activations are not "
+                        "supported");
+        nonlinearity = name.lower();
+        continue;
+      }
+      if (name != defaults[i % defaults.size()])
+        return c.fail("activations other than the defaults are not supported");
+    }
   }
   std::string direction = c.stringAttr("direction", "forward");
   if (direction != "forward" && direction != "reverse" &&
@@ -3210,7 +3234,7 @@ LogicalResult lstm(NodeContext &c) {
     x = TRY(permute(x, {1, 0, 2}));
   RankedTensorType xt = typeOf(x);
   int64_t batch = xt.getDimSize(1);
-  // Rows [k*H, (k+1)*H) of a [.., 4H, ..] tensor along `axis`.
+  // Rows [k*H, (k+1)*H) of a [.., G*H, ..] tensor along `axis`.
   auto rows = [&](Value v, int64_t axis, int64_t k) {
     int64_t rank = typeOf(v).getRank();
     SmallVector<int64_t> starts(rank, 0), ends(rank, INT64_MAX);
@@ -3220,10 +3244,12 @@ LogicalResult lstm(NodeContext &c) {
                     {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
                      c.named("ends", c.b.getDenseI64ArrayAttr(ends))});
   };
-  // i, o, f, c -> i, f, c, o.
+  // ONNX's gate order to PyTorch's.
   auto reorder = [&](Value v, int64_t axis) -> FailureOr<Value> {
+    if (gates == 1)
+      return v;
     SmallVector<Value> parts;
-    for (int64_t k : {0, 2, 3, 1})
+    for (int64_t k : order)
       parts.push_back(TRY(rows(v, axis, k)));
     return c.build1("tcc.concat", parts,
                     {c.named("axis", c.b.getI64IntegerAttr(axis))});
@@ -3260,36 +3286,55 @@ LogicalResult lstm(NodeContext &c) {
   for (int64_t d = 0; d < dirs; ++d) {
     Value wd = TRY(reorder(TRY(entry(w, d)), 0));
     Value rd = TRY(reorder(TRY(entry(r, d)), 0));
-    Value bias;
+    // Wb and Rb, reordered; zeros when B is absent.
+    Value wb, rb;
     if (Value bv = c.operand(3)) {
-      Value bd = TRY(entry(bv, d)); // [8H]: Wb then Rb
-      SmallVector<int64_t> wbEnd = {4 * hidden}, rbStart = {4 * hidden};
-      Value wb = TRY(c.build1("tcc.slice", {bd},
-                              {c.named("starts", c.b.getDenseI64ArrayAttr({0})),
-                               c.named("ends", c.b.getDenseI64ArrayAttr(wbEnd))}));
-      Value rb = TRY(c.build1(
-          "tcc.slice", {bd},
-          {c.named("starts", c.b.getDenseI64ArrayAttr(rbStart)),
-           c.named("ends", c.b.getDenseI64ArrayAttr({INT64_MAX}))}));
-      bias = TRY(reorder(TRY(c.build1("tcc.add", {wb, rb})), 0));
+      Value bd = TRY(entry(bv, d)); // [2*G*H]: Wb then Rb
+      SmallVector<int64_t> wbEnd = {gates * hidden}, rbStart = {gates * hidden};
+      wb = TRY(reorder(
+          TRY(c.build1("tcc.slice", {bd},
+                       {c.named("starts", c.b.getDenseI64ArrayAttr({0})),
+                        c.named("ends", c.b.getDenseI64ArrayAttr(wbEnd))})),
+          0));
+      rb = TRY(reorder(
+          TRY(c.build1("tcc.slice", {bd},
+                       {c.named("starts", c.b.getDenseI64ArrayAttr(rbStart)),
+                        c.named("ends",
+                                c.b.getDenseI64ArrayAttr({INT64_MAX}))})),
+          0));
     } else {
-      auto bt = RankedTensorType::get({4 * hidden}, et);
-      bias = ConstantOp::create(c.b, c.loc,
-                                DenseElementsAttr::get(bt, c.b.getZeroAttr(et)));
+      auto bt = RankedTensorType::get({gates * hidden}, et);
+      wb = rb = ConstantOp::create(
+          c.b, c.loc, DenseElementsAttr::get(bt, c.b.getZeroAttr(et)));
     }
-    Value h0 = TRY(initial(5, d)), c0 = TRY(initial(6, d));
+    Value h0 = TRY(initial(5, d));
     bool reverse = direction == "reverse" || d == 1;
     auto yType =
         RankedTensorType::get({xt.getDimSize(0), batch, hidden}, et);
-    FailureOr<Operation *> op = c.build(
-        "tcc.lstm", {x, wd, rd, bias, h0, c0},
-        {c.named("reverse", c.b.getBoolAttr(reverse))},
-        TypeRange{yType, stateType, stateType});
+    SmallVector<NamedAttribute> attrs = {
+        c.named("reverse", c.b.getBoolAttr(reverse))};
+    FailureOr<Operation *> op = failure();
+    if (isLSTM) {
+      Value bias = TRY(c.build1("tcc.add", {wb, rb}));
+      op = c.build("tcc.lstm", {x, wd, rd, bias, h0, TRY(initial(6, d))},
+                   attrs, TypeRange{yType, stateType, stateType});
+    } else if (kind == RecurrenceKind::GRU) {
+      attrs.push_back(c.named("linear_before_reset",
+                              c.b.getBoolAttr(c.intAttr("linear_before_reset", 0))));
+      op = c.build("tcc.gru", {x, wd, rd, wb, rb, h0}, attrs,
+                   TypeRange{yType, stateType});
+    } else {
+      Value bias = TRY(c.build1("tcc.add", {wb, rb}));
+      attrs.push_back(c.named("nonlinearity", c.b.getStringAttr(nonlinearity)));
+      op = c.build("tcc.rnn", {x, wd, rd, bias, h0}, attrs,
+                   TypeRange{yType, stateType});
+    }
     if (failed(op))
       return failure();
     ys.push_back((*op)->getResult(0));
     hs.push_back((*op)->getResult(1));
-    cs.push_back((*op)->getResult(2));
+    if (isLSTM)
+      cs.push_back((*op)->getResult(2));
   }
   // Y [T, D, B, H]; Y_h, Y_c [D, B, H].
   auto stack = [&](ArrayRef<Value> parts, int64_t axis) -> FailureOr<Value> {
@@ -3304,13 +3349,18 @@ LogicalResult lstm(NodeContext &c) {
     return c.build1("tcc.concat", widened,
                     {c.named("axis", c.b.getI64IntegerAttr(axis))});
   };
-  Value y = TRY(stack(ys, 1)), yh = TRY(stack(hs, 0)), yc = TRY(stack(cs, 0));
+  Value y = TRY(stack(ys, 1)), yh = TRY(stack(hs, 0));
   if (batchFirst) {
     y = TRY(permute(y, {2, 0, 1, 3}));
     yh = TRY(permute(yh, {1, 0, 2}));
-    yc = TRY(permute(yc, {1, 0, 2}));
   }
-  c.results = {y, yh, yc};
+  c.results = {y, yh};
+  if (isLSTM) {
+    Value yc = TRY(stack(cs, 0));
+    if (batchFirst)
+      yc = TRY(permute(yc, {1, 0, 2}));
+    c.results.push_back(yc);
+  }
   return success();
 }
 
@@ -3777,7 +3827,15 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
                       {c.named("approximate", c.b.getStringAttr(approximate))});
     });
     t["TopK"] = topK;
-    t["LSTM"] = lstm;
+    t["LSTM"] = [](NodeContext &c) {
+      return recurrence(c, RecurrenceKind::LSTM);
+    };
+    t["GRU"] = [](NodeContext &c) {
+      return recurrence(c, RecurrenceKind::GRU);
+    };
+    t["RNN"] = [](NodeContext &c) {
+      return recurrence(c, RecurrenceKind::RNN);
+    };
     t["HannWindow"] = one(window);
     t["HammingWindow"] = one(window);
     t["BlackmanWindow"] = one(window);
@@ -3859,6 +3917,41 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
       return c.build1("tcc.gather_elements", {c.operand(0), c.operand(1)},
                       {c.named("axis", c.b.getI64IntegerAttr(
                                            c.intAttr("axis", 0)))});
+    });
+    // GridSample: opset 20 renamed the modes (linear, cubic) and allows
+    // N-D inputs; tcc samples 2-D images.
+    t["GridSample"] = one([](NodeContext &c) -> FailureOr<Value> {
+      std::string mode = c.stringAttr("mode", c.opset >= 20 ? "linear" : "bilinear");
+      if (mode == "linear")
+        mode = "bilinear";
+      else if (mode == "cubic")
+        mode = "bicubic";
+      if (typeOf(c.operand(0)).getRank() != 4)
+        return c.fail("only 2-D sampling (X of rank 4) is supported");
+      return c.build1(
+          "tcc.grid_sample", {c.operand(0), c.operand(1)},
+          {c.named("mode", c.b.getStringAttr(mode)),
+           c.named("padding_mode",
+                   c.b.getStringAttr(c.stringAttr("padding_mode", "zeros"))),
+           c.named("align_corners",
+                   c.b.getBoolAttr(c.intAttr("align_corners", 0) != 0))});
+    });
+    // Scatter (opset 9, deprecated) is ScatterElements without reduction.
+    auto scatterElements = [](NodeContext &c) -> FailureOr<Value> {
+      std::string reduction = c.stringAttr("reduction", "none");
+      return c.build1("tcc.scatter_elements",
+                      {c.operand(0), c.operand(1), c.operand(2)},
+                      {c.named("axis", c.b.getI64IntegerAttr(
+                                           c.intAttr("axis", 0))),
+                       c.named("reduction", c.b.getStringAttr(reduction))});
+    };
+    t["Scatter"] = one(scatterElements);
+    t["ScatterElements"] = one(scatterElements);
+    t["ScatterND"] = one([](NodeContext &c) -> FailureOr<Value> {
+      std::string reduction = c.stringAttr("reduction", "none");
+      return c.build1("tcc.scatter_nd",
+                      {c.operand(0), c.operand(1), c.operand(2)},
+                      {c.named("reduction", c.b.getStringAttr(reduction))});
     });
     t["Expand"] = one(expand);
     t["Cast"] = [](NodeContext &c) -> LogicalResult {

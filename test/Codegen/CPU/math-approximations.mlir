@@ -72,8 +72,10 @@ func.func @erf_of_shared_product(%x: vector<16xf32>) -> vector<16xf32> {
 }
 
 // f32 exp: 2^n * e^r with n from the magic-number rounding, 2^(n-1) built
-// from its bits, a degree-5 polynomial for 2 * e^r, then +inf above
-// ln FLT_MAX and 0 below ln FLT_MIN (ordered compares: NaN stays NaN).
+// from its bits as two factors 2^h * 2^g (h = (n-1) >> 1), so that results
+// below FLT_MIN are subnormals, a degree-5 polynomial for 2 * e^r, then
+// +inf above ln FLT_MAX and 0 below ln 2^-150 (ordered compares: NaN
+// stays NaN).
 // CHECK-LABEL: func.func @exp_f32
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: vector<16xf32>
 //   CHECK-NOT:   math.exp
@@ -82,8 +84,14 @@ func.func @erf_of_shared_product(%x: vector<16xf32>) -> vector<16xf32> {
 //  CHECK-COUNT-7:   math.fma
 //   CHECK-NOT:   math.fma
 //       CHECK:   %[[BITS:.+]] = arith.bitcast %[[T]] : vector<16xf32> to vector<16xi32>
-//       CHECK:   arith.addi %[[BITS]]
+//       CHECK:   %[[E:.+]] = arith.subi %[[BITS]]
+//       CHECK:   %[[H:.+]] = arith.shrsi %[[E]]
+//       CHECK:   %[[G:.+]] = arith.subi %[[E]], %[[H]]
+//   CHECK-DAG:   arith.addi %[[H]]
+//   CHECK-DAG:   arith.addi %[[G]]
 //       CHECK:   arith.shli
+//       CHECK:   arith.mulf
+//       CHECK:   arith.mulf
 //       CHECK:   arith.cmpf ogt, %[[X]]
 //       CHECK:   arith.cmpf olt, %[[X]]
 //   CHECK-NOT:   math.exp

@@ -1,4 +1,5 @@
-// RUN: tcc-opt %s --tcc-to-linalg --split-input-file | FileCheck %s
+// The register tiles are AVX-512 ones: the target is pinned, not the host.
+// RUN: tcc-opt %s --tcc-attach-target="mcpu=znver4" --tcc-to-linalg --split-input-file | FileCheck %s
 
 // A batch known to be a multiple of 8 (`B % 8 == 0`, checked by the entry
 // guards) needs no remainder loop after the 8-row tiles: the row loop runs

@@ -1236,6 +1236,99 @@ func.func @batch_norm_axis_param(%x: tensor<2x8x8x4xf32>, %c: tensor<8xf32>) -> 
 }
 
 //===----------------------------------------------------------------------===//
+// scatter_elements, scatter_nd
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @scatter_unknown_reduction(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op expects reduction "none", "add", "mul", "max" or "min", got "mean"}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 1 : i64, reduction = "mean"} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_type_mismatch(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf16>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op expects updates of x's element type 'f32', got 'f16'}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf16>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_rank(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op expects indices and updates of x's rank 2, got ranks 1 and 1}}
+  %0 = tcc.scatter_elements %x, %i, %u : (tensor<4x8xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_exceed_updates(%x: tensor<4x8xf32>, %i: tensor<?x3xi64>, %u: tensor<?x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op indices dim 1 (3) exceeds the updates' (2)}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 0 : i64} : (tensor<4x8xf32>, tensor<?x3xi64>, tensor<?x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_too_large(%x: tensor<4x8xf32>, %i: tensor<5x2xi64>, %u: tensor<5x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op indices dim 0 (5) exceeds x's (4)}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<4x8xf32>, tensor<5x2xi64>, tensor<5x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_axis(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_elements' op axis 2 is out of range for rank 2}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 2 : i64} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_elements_changes_shape(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>) -> tensor<4x9xf32> {
+  // expected-error @+2 {{'tcc.scatter_elements' op inferred type(s) 'tensor<4x8xf32>' are incompatible with return type(s) of operation 'tensor<4x9xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}
+
+// -----
+
+func.func @scatter_nd_dynamic_tuple(%x: tensor<4x8xf32>, %i: tensor<3x?xi64>, %u: tensor<3x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_nd' op expects a static last dim of indices (the index tuple's length k)}}
+  %0 = tcc.scatter_nd %x, %i, %u : (tensor<4x8xf32>, tensor<3x?xi64>, tensor<3x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_nd_tuple_too_long(%x: tensor<4x8xf32>, %i: tensor<3x3xi64>, %u: tensor<3xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_nd' op expects index tuples of 1 to x's rank 2 entries, got 3}}
+  %0 = tcc.scatter_nd %x, %i, %u : (tensor<4x8xf32>, tensor<3x3xi64>, tensor<3xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_rank(%x: tensor<4x8xf32>, %i: tensor<3x1xi64>, %u: tensor<3xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_nd' op expects updates of rank 2 (indices.shape[:-1] + x.shape[1:]), got 1}}
+  %0 = tcc.scatter_nd %x, %i, %u : (tensor<4x8xf32>, tensor<3x1xi64>, tensor<3xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_dim(%x: tensor<4x8xf32>, %i: tensor<?x1xi64>, %u: tensor<?x7xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc.scatter_nd' op expects updates dim 1 of size 8, got 7}}
+  %0 = tcc.scatter_nd %x, %i, %u : (tensor<4x8xf32>, tensor<?x1xi64>, tensor<?x7xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
 // iota, cumsum
 //===----------------------------------------------------------------------===//
 
@@ -1329,5 +1422,57 @@ func.func @lstm_state_batch(%x: tensor<5x2x8xf32>, %wih: tensor<64x8xf32>, %whh:
 func.func @lstm_dynamic_hidden(%x: tensor<5x2x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x?xf32>, %b: tensor<64xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
   // expected-error @+1 {{'tcc.lstm' op expects a static hidden size (w_hh dim 1)}}
   %y, %hn, %cn = tcc.lstm %x, %wih, %whh, %b, %h, %h : (tensor<5x2x8xf32>, tensor<64x8xf32>, tensor<64x?xf32>, tensor<64xf32>, tensor<2x16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// gru, rnn
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gru_wrong_gate_rows(%x: tensor<5x2x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<48x16xf32>, %b: tensor<48xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.gru' op expects w_ih dim 0 to be 48, got 64}}
+  %y, %hn = tcc.gru %x, %wih, %whh, %b, %b, %h : (tensor<5x2x8xf32>, tensor<64x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @gru_bias_size(%x: tensor<5x2x8xf32>, %wih: tensor<48x8xf32>, %whh: tensor<48x16xf32>, %b: tensor<48xf32>, %bh: tensor<16xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.gru' op expects b_hh dim 0 to be 48, got 16}}
+  %y, %hn = tcc.gru %x, %wih, %whh, %b, %bh, %h : (tensor<5x2x8xf32>, tensor<48x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @gru_input_size(%x: tensor<?x?x8xf32>, %wih: tensor<48x9xf32>, %whh: tensor<48x16xf32>, %b: tensor<48xf32>, %h: tensor<?x16xf32>) -> tensor<?x?x16xf32> {
+  // expected-error @+1 {{'tcc.gru' op expects w_ih dim 1 to be 8, got 9}}
+  %y, %hn = tcc.gru %x, %wih, %whh, %b, %b, %h : (tensor<?x?x8xf32>, tensor<48x9xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<?x16xf32>) -> (tensor<?x?x16xf32>, tensor<?x16xf32>)
+  return %y : tensor<?x?x16xf32>
+}
+
+// -----
+
+func.func @gru_element_type(%x: tensor<5x2x8xf32>, %wih: tensor<48x8xf16>, %whh: tensor<48x16xf32>, %b: tensor<48xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.gru' op expects w_ih of element type 'f32', got 'f16'}}
+  %y, %hn = tcc.gru %x, %wih, %whh, %b, %b, %h : (tensor<5x2x8xf32>, tensor<48x8xf16>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @rnn_nonlinearity(%x: tensor<5x2x8xf32>, %wih: tensor<16x8xf32>, %whh: tensor<16x16xf32>, %b: tensor<16xf32>, %h: tensor<2x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.rnn' op expects nonlinearity "tanh" or "relu", got "gelu"}}
+  %y, %hn = tcc.rnn %x, %wih, %whh, %b, %h {nonlinearity = "gelu"} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
+  return %y : tensor<5x2x16xf32>
+}
+
+// -----
+
+func.func @rnn_state_batch(%x: tensor<5x2x8xf32>, %wih: tensor<16x8xf32>, %whh: tensor<16x16xf32>, %b: tensor<16xf32>, %h: tensor<3x16xf32>) -> tensor<5x2x16xf32> {
+  // expected-error @+1 {{'tcc.rnn' op expects h0 dim 0 to be 2, got 3}}
+  %y, %hn = tcc.rnn %x, %wih, %whh, %b, %h : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<3x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
   return %y : tensor<5x2x16xf32>
 }

@@ -25,6 +25,12 @@ void populateTCCDataMovementToLinalgPatterns(RewritePatternSet &patterns);
 void populateTCCDataDependentToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.cumsum (a running sum): an scf.for over its axis.
 void populateTCCScanToLinalgPatterns(RewritePatternSet &patterns);
+/// tcc.scatter_elements and tcc.scatter_nd: scf.for loops over the updates
+/// that carry the result.
+void populateTCCScatterToLinalgPatterns(RewritePatternSet &patterns);
+/// tcc.grid_sample: one generic over the result reading x at the grid's
+/// coordinates.
+void populateTCCSamplingToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.
 void populateTCCToLinalgPatterns(RewritePatternSet &patterns);

@@ -704,20 +704,20 @@ static bool dimsAgree(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
 
-LogicalResult LSTMOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor ad,
-                                       SmallVectorImpl<Type> &inferred) {
-  StringRef name = getOperationName();
-  auto x = rankedOrNull(ad.getX()), wih = rankedOrNull(ad.getWIh()),
-       whh = rankedOrNull(ad.getWHh()), h0 = rankedOrNull(ad.getH0());
+/// Result types of a recurrence over x [T, B, I] from states [B, H]: y
+/// [T, B, H], then `states` results [B, H]. H is w_hh's dim 1.
+static LogicalResult inferRecurrence(std::optional<Location> loc,
+                                     StringRef name, Value xv, Value wihv,
+                                     Value whhv, Value h0v, unsigned states,
+                                     StringRef form,
+                                     SmallVectorImpl<Type> &inferred) {
+  auto x = rankedOrNull(xv), wih = rankedOrNull(wihv),
+       whh = rankedOrNull(whhv), h0 = rankedOrNull(h0v);
   if (!x || !wih || !whh || !h0)
     return fail(loc, name, "expects ranked tensor operands");
   if (x.getRank() != 3 || wih.getRank() != 2 || whh.getRank() != 2 ||
       h0.getRank() != 2)
-    return fail(loc, name,
-                "expects x [T, B, I], w_ih [4H, I], w_hh [4H, H] and h0 "
-                "[B, H]");
+    return fail(loc, name, ("expects " + form).str());
   int64_t hidden = whh.getDimSize(1);
   if (ShapedType::isDynamic(hidden))
     return fail(loc, name, "expects a static hidden size (w_hh dim 1)");
@@ -727,46 +727,129 @@ LogicalResult LSTMOp::inferReturnTypes(MLIRContext *,
   Type et = x.getElementType();
   inferred.push_back(
       RankedTensorType::get({x.getDimSize(0), batch, hidden}, et));
-  inferred.push_back(RankedTensorType::get({batch, hidden}, et));
-  inferred.push_back(RankedTensorType::get({batch, hidden}, et));
+  for (unsigned i = 0; i < states; ++i)
+    inferred.push_back(RankedTensorType::get({batch, hidden}, et));
   return success();
+}
+
+/// An operand of a recurrence and the shape it must have.
+struct RecurrenceOperand {
+  StringRef name;
+  Value value;
+  SmallVector<int64_t> shape;
+};
+/// Checks x [T, B, I], a static H (w_hh dim 1), and every operand that
+/// `shapes(gates * H, I, B)` lists against its shape (static dims only).
+static LogicalResult verifyRecurrence(
+    Operation *op, Value xv, Value whhv, int64_t gates, StringRef form,
+    function_ref<SmallVector<RecurrenceOperand>(int64_t, int64_t, int64_t)>
+        shapes) {
+  auto x = cast<RankedTensorType>(xv.getType());
+  auto whh = cast<RankedTensorType>(whhv.getType());
+  if (x.getRank() != 3 || whh.getRank() != 2)
+    return op->emitOpError("expects ") << form;
+  if (whh.isDynamicDim(1))
+    return op->emitOpError("expects a static hidden size (w_hh dim 1)");
+  int64_t hidden = whh.getDimSize(1);
+  Type et = x.getElementType();
+  for (const RecurrenceOperand &o :
+       shapes(gates * hidden, x.getDimSize(2), x.getDimSize(1))) {
+    auto t = cast<RankedTensorType>(o.value.getType());
+    if (t.getRank() != (int64_t)o.shape.size())
+      return op->emitOpError("expects ") << form;
+    if (t.getElementType() != et)
+      return op->emitOpError("expects ")
+             << o.name << " of element type " << et << ", got "
+             << t.getElementType();
+    for (auto [d, size] : llvm::enumerate(o.shape))
+      if (!dimsAgree(t.getDimSize(d), size))
+        return op->emitOpError("expects ")
+               << o.name << " dim " << d << " to be " << size << ", got "
+               << t.getDimSize(d);
+  }
+  return success();
+}
+
+static constexpr StringLiteral kLSTMForm =
+    "x [T, B, I], w_ih [4H, I], w_hh [4H, H], bias [4H], h0 and c0 [B, H]";
+static constexpr StringLiteral kGRUForm =
+    "x [T, B, I], w_ih [3H, I], w_hh [3H, H], b_ih and b_hh [3H], h0 [B, H]";
+static constexpr StringLiteral kRNNForm =
+    "x [T, B, I], w_ih [H, I], w_hh [H, H], bias [H], h0 [B, H]";
+
+LogicalResult LSTMOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor ad,
+                                       SmallVectorImpl<Type> &inferred) {
+  return inferRecurrence(loc, getOperationName(), ad.getX(), ad.getWIh(),
+                         ad.getWHh(), ad.getH0(), 2, kLSTMForm, inferred);
 }
 TCC_COMPATIBLE_RETURN_TYPES(LSTMOp)
 
 LogicalResult LSTMOp::verify() {
-  auto x = getX().getType();
-  if (x.getRank() != 3 || getWIh().getType().getRank() != 2 ||
-      getWHh().getType().getRank() != 2 || getBias().getType().getRank() != 1 ||
-      getH0().getType().getRank() != 2 || getC0().getType().getRank() != 2)
-    return emitOpError("expects x [T, B, I], w_ih [4H, I], w_hh [4H, H], "
-                       "bias [4H], h0 and c0 [B, H]");
-  if (getWHh().getType().isDynamicDim(1))
-    return emitOpError("expects a static hidden size (w_hh dim 1)");
-  int64_t hidden = getWHh().getType().getDimSize(1);
-  int64_t input = x.getDimSize(2), batch = x.getDimSize(1);
-  Type et = x.getElementType();
-  auto check = [&](StringRef what, Value v,
-                   ArrayRef<int64_t> shape) -> LogicalResult {
-    auto t = cast<RankedTensorType>(v.getType());
-    if (t.getElementType() != et)
-      return emitOpError("expects ") << what << " of element type " << et
-                                     << ", got " << t.getElementType();
-    if (t.getRank() != (int64_t)shape.size())
-      return emitOpError("expects ") << what << " of rank " << shape.size();
-    for (auto [d, s] : llvm::enumerate(shape))
-      if (!dimsAgree(t.getDimSize(d), s))
-        return emitOpError("expects ")
-               << what << " dim " << d << " to be " << s << ", got "
-               << t.getDimSize(d);
-    return success();
-  };
-  if (failed(check("w_ih", getWIh(), {4 * hidden, input})) ||
-      failed(check("w_hh", getWHh(), {4 * hidden, hidden})) ||
-      failed(check("bias", getBias(), {4 * hidden})) ||
-      failed(check("h0", getH0(), {batch, hidden})) ||
-      failed(check("c0", getC0(), {batch, hidden})))
-    return failure();
-  return success();
+  int64_t hidden = getWHh().getType().getRank() == 2
+                       ? getWHh().getType().getDimSize(1)
+                       : 0;
+  return verifyRecurrence(
+      *this, getX(), getWHh(), 4, kLSTMForm,
+      [&](int64_t gh, int64_t input, int64_t batch)
+          -> SmallVector<RecurrenceOperand> {
+        return {{"w_ih", getWIh(), {gh, input}},
+                {"w_hh", getWHh(), {gh, hidden}},
+                {"bias", getBias(), {gh}},
+                {"h0", getH0(), {batch, hidden}},
+                {"c0", getC0(), {batch, hidden}}};
+      });
+}
+
+LogicalResult GRUOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc, Adaptor ad,
+                                      SmallVectorImpl<Type> &inferred) {
+  return inferRecurrence(loc, getOperationName(), ad.getX(), ad.getWIh(),
+                         ad.getWHh(), ad.getH0(), 1, kGRUForm, inferred);
+}
+TCC_COMPATIBLE_RETURN_TYPES(GRUOp)
+
+LogicalResult GRUOp::verify() {
+  int64_t hidden = getWHh().getType().getRank() == 2
+                       ? getWHh().getType().getDimSize(1)
+                       : 0;
+  return verifyRecurrence(
+      *this, getX(), getWHh(), 3, kGRUForm,
+      [&](int64_t gh, int64_t input, int64_t batch)
+          -> SmallVector<RecurrenceOperand> {
+        return {{"w_ih", getWIh(), {gh, input}},
+                {"w_hh", getWHh(), {gh, hidden}},
+                {"b_ih", getBIh(), {gh}},
+                {"b_hh", getBHh(), {gh}},
+                {"h0", getH0(), {batch, hidden}}};
+      });
+}
+
+LogicalResult RNNOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc, Adaptor ad,
+                                      SmallVectorImpl<Type> &inferred) {
+  return inferRecurrence(loc, getOperationName(), ad.getX(), ad.getWIh(),
+                         ad.getWHh(), ad.getH0(), 1, kRNNForm, inferred);
+}
+TCC_COMPATIBLE_RETURN_TYPES(RNNOp)
+
+LogicalResult RNNOp::verify() {
+  if (getNonlinearity() != "tanh" && getNonlinearity() != "relu")
+    return emitOpError("expects nonlinearity \"tanh\" or \"relu\", got \"")
+           << getNonlinearity() << "\"";
+  int64_t hidden = getWHh().getType().getRank() == 2
+                       ? getWHh().getType().getDimSize(1)
+                       : 0;
+  return verifyRecurrence(
+      *this, getX(), getWHh(), 1, kRNNForm,
+      [&](int64_t gh, int64_t input, int64_t batch)
+          -> SmallVector<RecurrenceOperand> {
+        return {{"w_ih", getWIh(), {gh, input}},
+                {"w_hh", getWHh(), {gh, hidden}},
+                {"bias", getBias(), {gh}},
+                {"h0", getH0(), {batch, hidden}}};
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1503,6 +1586,132 @@ LogicalResult GatherElementsOp::inferReturnTypes(
   return success();
 }
 TCC_COMPATIBLE_RETURN_TYPES(GatherElementsOp)
+
+//===----------------------------------------------------------------------===//
+// GridSampleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor ad,
+                                             SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto x = rankedOrNull(ad.getX()), grid = rankedOrNull(ad.getGrid());
+  if (!x || !grid)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (x.getRank() != 4 || grid.getRank() != 4)
+    return fail(loc, name,
+                llvm::formatv("expects x [N, C, H, W] and grid [N, Ho, Wo, "
+                              "2], got x {0} and grid {1}",
+                              shapeStr(x.getShape()), shapeStr(grid.getShape()))
+                    .str());
+  int64_t n = x.getDimSize(0);
+  if (ShapedType::isDynamic(n))
+    n = grid.getDimSize(0);
+  inferred.push_back(RankedTensorType::get(
+      {n, x.getDimSize(1), grid.getDimSize(1), grid.getDimSize(2)},
+      x.getElementType()));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(GridSampleOp)
+
+LogicalResult GridSampleOp::verify() {
+  auto x = getX().getType(), grid = getGrid().getType();
+  if (!llvm::is_contained({"bilinear", "nearest", "bicubic"}, getMode()))
+    return emitOpError("expects mode \"bilinear\", \"nearest\" or "
+                       "\"bicubic\", got \"")
+           << getMode() << "\"";
+  if (!llvm::is_contained({"zeros", "border", "reflection"}, getPaddingMode()))
+    return emitOpError("expects padding_mode \"zeros\", \"border\" or "
+                       "\"reflection\", got \"")
+           << getPaddingMode() << "\"";
+  if (grid.getElementType() != x.getElementType())
+    return emitOpError("expects a grid of x's element type ")
+           << x.getElementType() << ", got " << grid.getElementType();
+  if (!grid.isDynamicDim(3) && grid.getDimSize(3) != 2)
+    return emitOpError("expects grid [N, Ho, Wo, 2] (x, y pairs), got "
+                       "last dim ")
+           << grid.getDimSize(3);
+  if (!x.isDynamicDim(0) && !grid.isDynamicDim(0) &&
+      x.getDimSize(0) != grid.getDimSize(0))
+    return emitOpError("expects x and grid of one batch size, got ")
+           << x.getDimSize(0) << " and " << grid.getDimSize(0);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterElementsOp, ScatterNDOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyScatterCommon(Operation *op, RankedTensorType x,
+                                         RankedTensorType updates,
+                                         StringRef reduction) {
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return op->emitOpError("expects reduction \"none\", \"add\", \"mul\", "
+                           "\"max\" or \"min\", got \"")
+           << reduction << "\"";
+  if (x.getElementType() != updates.getElementType())
+    return op->emitOpError("expects updates of x's element type ")
+           << x.getElementType() << ", got " << updates.getElementType();
+  return success();
+}
+
+TCC_UNARY_INFER(ScatterElementsOp)
+LogicalResult ScatterElementsOp::verify() {
+  auto x = getX().getType(), idx = getIndices().getType(),
+       upd = getUpdates().getType();
+  if (failed(verifyScatterCommon(*this, x, upd, getReduction())) ||
+      failed(verifyAxisInRange(*this, getAxis(), x.getRank())))
+    return failure();
+  if (idx.getRank() != x.getRank() || upd.getRank() != x.getRank())
+    return emitOpError("expects indices and updates of x's rank ")
+           << x.getRank() << ", got ranks " << idx.getRank() << " and "
+           << upd.getRank();
+  int64_t axis = *normalizeAxis(getAxis(), x.getRank());
+  for (int64_t d = 0; d < x.getRank(); ++d) {
+    int64_t i = idx.getDimSize(d), u = upd.getDimSize(d), n = x.getDimSize(d);
+    if (!ShapedType::isDynamic(i) && !ShapedType::isDynamic(u) && i > u)
+      return emitOpError("indices dim ")
+             << d << " (" << i << ") exceeds the updates' (" << u << ")";
+    if (d != axis && !ShapedType::isDynamic(i) && !ShapedType::isDynamic(n) &&
+        i > n)
+      return emitOpError("indices dim ")
+             << d << " (" << i << ") exceeds x's (" << n << ")";
+  }
+  return success();
+}
+
+TCC_UNARY_INFER(ScatterNDOp)
+LogicalResult ScatterNDOp::verify() {
+  auto x = getX().getType(), idx = getIndices().getType(),
+       upd = getUpdates().getType();
+  if (failed(verifyScatterCommon(*this, x, upd, getReduction())))
+    return failure();
+  if (idx.getRank() < 1)
+    return emitOpError("expects indices of rank 1 or more ([..., k])");
+  int64_t k = idx.getDimSize(idx.getRank() - 1);
+  if (ShapedType::isDynamic(k))
+    return emitOpError("expects a static last dim of indices (the index "
+                       "tuple's length k)");
+  if (k < 1 || k > x.getRank())
+    return emitOpError("expects index tuples of 1 to x's rank ")
+           << x.getRank() << " entries, got " << k;
+  // updates: indices.shape[:-1] + x.shape[k:].
+  SmallVector<int64_t> want(idx.getShape().drop_back());
+  llvm::append_range(want, x.getShape().drop_front(k));
+  if ((int64_t)want.size() != upd.getRank())
+    return emitOpError("expects updates of rank ")
+           << want.size() << " (indices.shape[:-1] + x.shape[" << k
+           << ":]), got " << upd.getRank();
+  for (auto [d, pair] : llvm::enumerate(llvm::zip(want, upd.getShape())))
+    if (!ShapedType::isDynamic(std::get<0>(pair)) &&
+        !ShapedType::isDynamic(std::get<1>(pair)) &&
+        std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError("expects updates dim ")
+             << d << " of size " << std::get<0>(pair) << ", got "
+             << std::get<1>(pair);
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // IotaOp, CumsumOp

@@ -152,6 +152,8 @@ TCC_REIFY_LIKE_X(LayerNormOp)
 TCC_REIFY_LIKE_X(RmsNormOp)
 TCC_REIFY_LIKE_X(BatchNormOp)
 TCC_REIFY_LIKE_X(CumsumOp)
+TCC_REIFY_LIKE_X(ScatterElementsOp)
+TCC_REIFY_LIKE_X(ScatterNDOp)
 
 #define TCC_REIFY_REDUCE(OP)                                                   \
   LogicalResult OP::reifyResultShapes(OpBuilder &b,                            \
@@ -197,21 +199,34 @@ LogicalResult LinearOp::reifyResultShapes(OpBuilder &b,
   return success();
 }
 
-LogicalResult LSTMOp::reifyResultShapes(OpBuilder &b,
-                                        ReifiedRankedShapedTypeDims &shapes) {
-  Location loc = getLoc();
+/// y [T, B, H] and `states` results [B, H] of a recurrence.
+static LogicalResult reifyRecurrence(OpBuilder &b, Location loc, Value x,
+                                     Value h0, Value whh, unsigned states,
+                                     ReifiedRankedShapedTypeDims &shapes) {
   auto dim = [&](Value v, int64_t d) -> OpFoldResult {
     auto t = cast<RankedTensorType>(v.getType());
     if (!t.isDynamicDim(d))
       return b.getIndexAttr(t.getDimSize(d));
     return tensor::DimOp::create(b, loc, v, d).getResult();
   };
-  OpFoldResult steps = dim(getX(), 0), batch = dim(getH0(), 0),
-               hidden = dim(getWHh(), 1);
+  OpFoldResult steps = dim(x, 0), batch = dim(h0, 0), hidden = dim(whh, 1);
   shapes.push_back({steps, batch, hidden});
-  shapes.push_back({batch, hidden});
-  shapes.push_back({batch, hidden});
+  for (unsigned i = 0; i < states; ++i)
+    shapes.push_back({batch, hidden});
   return success();
+}
+
+LogicalResult LSTMOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  return reifyRecurrence(b, getLoc(), getX(), getH0(), getWHh(), 2, shapes);
+}
+LogicalResult GRUOp::reifyResultShapes(OpBuilder &b,
+                                       ReifiedRankedShapedTypeDims &shapes) {
+  return reifyRecurrence(b, getLoc(), getX(), getH0(), getWHh(), 1, shapes);
+}
+LogicalResult RNNOp::reifyResultShapes(OpBuilder &b,
+                                       ReifiedRankedShapedTypeDims &shapes) {
+  return reifyRecurrence(b, getLoc(), getX(), getH0(), getWHh(), 1, shapes);
 }
 
 LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
@@ -342,6 +357,15 @@ LogicalResult
 GatherElementsOp::reifyResultShapes(OpBuilder &b,
                                     ReifiedRankedShapedTypeDims &shapes) {
   shapes.push_back(tensor::getMixedSizes(b, getLoc(), getIndices()));
+  return success();
+}
+
+LogicalResult
+GridSampleOp::reifyResultShapes(OpBuilder &b,
+                                ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  shapes.push_back({dimOf(b, loc, getX(), 0), dimOf(b, loc, getX(), 1),
+                    dimOf(b, loc, getGrid(), 1), dimOf(b, loc, getGrid(), 2)});
   return success();
 }
 

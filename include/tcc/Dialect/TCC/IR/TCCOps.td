@@ -377,6 +377,64 @@ def TCC_LSTMOp : TCC_InferredOp<"lstm"> {
   let hasVerifier = 1;
 }
 
+def TCC_GRUOp : TCC_InferredOp<"gru"> {
+  let summary = "one GRU layer in one direction over a sequence";
+  let description = [{
+    PyTorch's nn.GRU cell, run over `x` [T, B, I] (sequence first) from the
+    state `h0` [B, H]. Per step t (from the end with `reverse`), with
+    `gi = x[t] @ w_ih^T + b_ih` and `gh = h @ w_hh^T + b_hh` [B, 3H] split in
+    PyTorch's order into r, z, n parts: `r = sigmoid(gi_r + gh_r)`,
+    `z = sigmoid(gi_z + gh_z)`, `n = tanh(gi_n + r * gh_n)`,
+    `h = (1 - z) * n + z * h`, and `y[t] = h`. Without
+    `linear_before_reset` (ONNX's default) the reset gate applies before
+    the product: `n = tanh(gi_n + (r * h) @ w_hh_n^T + b_hh_n)`. `w_ih` is
+    [3H, I], `w_hh` [3H, H], the biases [3H]. Results: `y` [T, B, H] and the
+    last `h` [B, H]. T and B may be dynamic; T may be 0.
+
+    The compiled form (`tcc-expand-recurrences`) is one tcc.linear for the
+    input projection of every step and a loop over a fused cell function.
+
+    Example:
+    ```mlir
+    %y, %h = tcc.gru %x, %w_ih, %w_hh, %b_ih, %b_hh, %h0
+        : (tensor<?x?x8xf32>, tensor<48x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<?x16xf32>)
+        -> (tensor<?x?x16xf32>, tensor<?x16xf32>)
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$w_ih,
+                   TCC_FloatTensor:$w_hh, TCC_FloatTensor:$b_ih,
+                   TCC_FloatTensor:$b_hh, TCC_FloatTensor:$h0,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse,
+                   DefaultValuedAttr<BoolAttr, "true">:$linear_before_reset);
+  let results = (outs TCC_FloatTensor:$y, TCC_FloatTensor:$h);
+  let hasVerifier = 1;
+}
+
+def TCC_RNNOp : TCC_InferredOp<"rnn"> {
+  let summary = "one Elman RNN layer in one direction over a sequence";
+  let description = [{
+    PyTorch's nn.RNN cell over `x` [T, B, I] from `h0` [B, H]: per step t
+    (from the end with `reverse`) `h = act(x[t] @ w_ih^T + h @ w_hh^T +
+    bias)` with `act` the `nonlinearity` ("tanh" or "relu"), and
+    `y[t] = h`. `w_ih` is [H, I], `w_hh` [H, H], `bias` [H] (b_ih + b_hh).
+    Results: `y` [T, B, H] and the last `h` [B, H]; T and B may be dynamic.
+
+    Example:
+    ```mlir
+    %y, %h = tcc.rnn %x, %w_ih, %w_hh, %b, %h0 {nonlinearity = "relu"}
+        : (tensor<?x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x16xf32>)
+        -> (tensor<?x2x16xf32>, tensor<2x16xf32>)
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$w_ih,
+                   TCC_FloatTensor:$w_hh, TCC_FloatTensor:$bias,
+                   TCC_FloatTensor:$h0,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse,
+                   DefaultValuedStrAttr<StrAttr, "tanh">:$nonlinearity);
+  let results = (outs TCC_FloatTensor:$y, TCC_FloatTensor:$h);
+  let hasVerifier = 1;
+}
+
 def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
   let summary = "2-D convolution, NCHW (or NHWC) input, OIHW (or OHWI) weight";
   let description = [{
@@ -604,6 +662,88 @@ def TCC_GatherElementsOp : TCC_InferredOp<"gather_elements"> {
   let arguments = (ins TCC_Tensor:$x, TCC_IndexTensor:$indices,
                    DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs TCC_Tensor:$result);
+}
+
+def TCC_GridSampleOp : TCC_InferredOp<"grid_sample"> {
+  let summary = "samples x at the grid's coordinates (torch grid_sample, ONNX GridSample)";
+  let description = [{
+    `x` is [N, C, H, W] and `grid` [N, Ho, Wo, 2] of (x, y) coordinates in
+    [-1, 1] (-1 the left/top edge, 1 the right/bottom); the result is
+    [N, C, Ho, Wo]. Coordinates map to pixels as PyTorch's grid_sample
+    does: with `align_corners` -1 and 1 are the centers of the corner
+    pixels, without it their outer edges. `mode` is "bilinear", "nearest"
+    (ties to even) or "bicubic" (A = -0.75); `padding_mode` says what lies
+    outside x: "zeros", "border" (the edge repeated) or "reflection" (x
+    mirrored at its edges). Computed in f32 for f16 and bf16.
+
+    Example:
+    ```mlir
+    %0 = tcc.grid_sample %feat, %grid {mode = "bilinear", padding_mode = "zeros", align_corners = false}
+        : (tensor<?x64x32x32xf32>, tensor<?x16x16x2xf32>) -> tensor<?x64x16x16xf32>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$x, TCC_FloatTensor:$grid,
+                   DefaultValuedStrAttr<StrAttr, "bilinear">:$mode,
+                   DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode,
+                   DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let results = (outs TCC_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_ScatterElementsOp : TCC_InferredOp<"scatter_elements"> {
+  let summary = "writes one element of `updates` per index into x, along `axis`";
+  let description = [{
+    torch.scatter / scatter_add / scatter_reduce and ONNX ScatterElements:
+    the result is x with, for every position p of `updates`,
+    `result[p with dim axis replaced by indices[p]] = updates[p]` (or that
+    element combined with it by `reduction`: "add", "mul", "max", "min").
+    `indices` and `updates` have x's rank; `updates` may be larger than
+    `indices` along any dim (only its leading `indices.shape` is read, as
+    torch.scatter reads `src`), and along dims other than `axis` the
+    indices may be smaller than x, never larger. Updates are applied in
+    row-major order, so with duplicate indices the last write wins
+    ("none") and reductions accumulate every one. Negative indices wrap
+    once; indices outside [-dim, dim) are a runtime error.
+
+    Example:
+    ```mlir
+    %0 = tcc.scatter_elements %x, %idx, %src {axis = 1 : i64, reduction = "add"}
+        : (tensor<?x8xf32>, tensor<?x3xi64>, tensor<?x3xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, TCC_IndexTensor:$indices,
+                   TCC_Tensor:$updates,
+                   DefaultValuedAttr<I64Attr, "0">:$axis,
+                   DefaultValuedStrAttr<StrAttr, "none">:$reduction);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TCC_ScatterNDOp : TCC_InferredOp<"scatter_nd"> {
+  let summary = "writes slices of `updates` into x at index tuples";
+  let description = [{
+    ONNX ScatterND and PyTorch's index_put (`x[i, j] = v`,
+    `x.index_put_(..., accumulate=True)`): `indices` is [..., k] with k
+    static and at most x's rank; each index tuple `indices[q]` addresses
+    the slice `x[indices[q][0], ..., indices[q][k-1]]` of shape
+    `x.shape[k:]`, which `updates[q]` (updates: `indices.shape[:-1] +
+    x.shape[k:]`) replaces, or is combined with by `reduction` ("add",
+    "mul", "max", "min"). Tuples are applied in row-major order: with
+    duplicates the last write wins, reductions accumulate every one.
+    Negative indices wrap once; indices outside [-dim, dim) are a runtime
+    error.
+
+    Example:
+    ```mlir
+    %0 = tcc.scatter_nd %grid, %cells, %features
+        : (tensor<1024x64xf32>, tensor<?x1xi64>, tensor<?x64xf32>) -> tensor<1024x64xf32>
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, TCC_IndexTensor:$indices,
+                   TCC_Tensor:$updates,
+                   DefaultValuedStrAttr<StrAttr, "none">:$reduction);
+  let results = (outs TCC_Tensor:$result);
+  let hasVerifier = 1;
 }
 
 def TCC_IotaOp : TCC_Op<"iota", [Pure]> {
