@@ -819,8 +819,9 @@ private:
 LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
   if (auto group = dyn_cast<fusion::GroupOp>(op))
     return visitGroup(group);
-  // Recurrences are the multi-result ops with a rule (y and the states).
-  if (!isa<LSTMOp, GRUOp, RNNOp>(op) &&
+  // Recurrences (y and the states) and sort (values and indices) are the
+  // multi-result ops with a rule.
+  if (!isa<LSTMOp, GRUOp, RNNOp, SortOp>(op) &&
       (op->getNumResults() != 1 ||
        !isa<RankedTensorType>(op->getResult(0).getType()))) {
     for (Value r : op->getResults())
@@ -885,6 +886,11 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
       .Case([&](CumsumOp c) { return visitLike(op, c.getX()); })
+      .Case([&](SortOp so) -> LogicalResult {
+        if (failed(visitLike(op, so.getX())))
+          return failure();
+        return set(so.getIndices(), shapeOf(so.getX()), op);
+      })
       .Case([&](GridSampleOp g) -> LogicalResult {
         SmallVector<AffineExpr> x = shapeOf(g.getX()),
                                 grid = shapeOf(g.getGrid());

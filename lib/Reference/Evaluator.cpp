@@ -598,6 +598,7 @@ static const KernelTable &kernelTable() {
     registerShapeKernels(t);
     registerRecurrenceKernels(t);
     registerSamplingKernels(t);
+    registerSortingKernels(t);
     return t;
   }();
   return table;

@@ -119,6 +119,7 @@ void registerLinalgKernels(KernelTable &table);
 void registerShapeKernels(KernelTable &table);
 void registerRecurrenceKernels(KernelTable &table);
 void registerSamplingKernels(KernelTable &table);
+void registerSortingKernels(KernelTable &table);
 
 //===----------------------------------------------------------------------===//
 // Index arithmetic

@@ -93,12 +93,12 @@ Role classify(Operation *op) {
 }
 
 /// Ops that run as a kernel of their own but never join a group: the
-/// data-dependent ones, cumsum, a loop over its axis, and the scatters, a
-/// loop over their updates (each lowered to an scf.for of its own, not
-/// tiled).
+/// data-dependent ones, cumsum, a loop over its axis, the scatters, a
+/// loop over their updates, and sort, a loop over the stages of a sorting
+/// network (each lowered to an scf.for of its own, not tiled).
 bool isStandaloneKernel(Operation *op) {
   return isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
-             ScatterNDOp>(op);
+             ScatterNDOp, SortOp>(op);
 }
 
 /// Ops whose result is a view of their input (no kernel, no copy).

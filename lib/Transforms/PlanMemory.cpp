@@ -270,10 +270,11 @@ AffineExpr bytesOf(Value v, SymbolicShapeAnalysis &shapes) {
 bool definesPlannableBuffers(Operation &op) {
   // Data-dependent results live in the bound-sized buffer their lowering
   // allocates, even when a static type promises the count: no offset.
-  // Neither do the other ops outside groups (cumsum's and the scatters'
-  // loops). Loops (an expanded recurrence) keep their carried buffers.
+  // Neither do the other ops outside groups (cumsum's, the scatters' and
+  // sort's loops). Loops (an expanded recurrence) keep their carried
+  // buffers.
   return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
-              ScatterNDOp, ReshapeOp, SliceOp,
+              ScatterNDOp, SortOp, ReshapeOp, SliceOp,
               scf::ForOp, tensor::EmptyOp, func::CallOp>(op) &&
          !op.hasTrait<OpTrait::ReturnLike>() &&
          !op.hasTrait<OpTrait::ConstantLike>();

@@ -2462,6 +2462,61 @@ def _cumsum(c: _Ctx):
     return c.imp.op("cumsum", [c.imp.cast(x, dtype)], shape, dtype, f"axis = {axis} : i64")
 
 
+def _sort_along(c: _Ctx, x: _T, dim: int, descending: bool):
+    """tcc.sort of x along dim: (values, indices, axis). Its order is
+    stable (equal values by index) and puts NaN above +inf, PyTorch's."""
+    imp = c.imp
+    axis = _norm_dim(dim, x.rank)
+    r = imp.fresh()
+    ty, ity = _ttype(x.shape, x.dtype), _ttype(x.shape, torch.int64)
+    flag = "true" if descending else "false"
+    imp.emit(f"{r}:2 = tcc.sort {imp.use(x)} {{axis = {axis} : i64, descending = {flag}}}"
+             f" : ({ty}) -> ({ty}, {ity})")
+    return (_T(x.shape, x.dtype, ssa=f"{r}#0"), _T(x.shape, torch.int64, ssa=f"{r}#1"),
+            axis)
+
+
+@_register(aten.sort, aten.argsort)
+def _sort(c: _Ctx):
+    """torch.sort (stable or not: tcc's sort is stable) and argsort."""
+    x = c.tensor("self")
+    argsort = _packet(c.node.target) is aten.argsort
+    descending = bool(c.get("descending", False))
+    if x.rank == 0:
+        zero = c.imp.tensor_const(torch.zeros((), dtype=torch.int64))
+        return zero if argsort else [x, zero]
+    values, indices, _ = _sort_along(c, x, c.int("dim", -1), descending)
+    return indices if argsort else [values, indices]
+
+
+@_register(aten.topk)
+def _topk(c: _Ctx):
+    """The first k of a tcc.sort (descending for largest): a slice for a
+    static k along a static dim, else a gather at iota(k), which checks
+    k <= dim at run time (a SymInt k: SSD's min(u0, candidates))."""
+    imp = c.imp
+    x = c.tensor("self")
+    k = c.get("k")
+    shape, _ = c.out(0)
+    if x.rank == 0:
+        zero = imp.tensor_const(torch.zeros((), dtype=torch.int64))
+        return [x, zero]
+    values, indices, axis = _sort_along(c, x, c.int("dim", -1), bool(c.get("largest", True)))
+    if not isinstance(k, _S) and _is_static(x.shape[axis]):
+        starts, ends, steps = [0] * x.rank, [INT64_MAX] * x.rank, [1] * x.rank
+        ends[axis] = int(k)
+        ishape = tuple(shape)
+        return [imp.slice(values, starts, ends, steps, shape),
+                imp.slice(indices, starts, ends, steps, ishape)]
+    n = shape[axis]
+    length = imp.shape_operand((n,))
+    ssa = imp.fresh()
+    imp.emit(f"{ssa} = tcc.iota {length} : (tensor<1xi64>) -> {_ttype((n,), torch.int64)}")
+    pos = _T((imp.expr(n),), torch.int64, ssa=ssa)
+    return [imp.op("gather", [values, pos], shape, x.dtype, f"axis = {axis} : i64"),
+            imp.op("gather", [indices, pos], shape, torch.int64, f"axis = {axis} : i64")]
+
+
 # ---------------------------------------------------------------------------
 # Size arithmetic and other nodes without tensor results
 # ---------------------------------------------------------------------------

@@ -340,3 +340,21 @@ def test_scatter_index_out_of_range_is_an_error():
     assert r.returncode != 0
     assert "tcc.scatter_elements: index out of range" in r.stdout + r.stderr
     assert r.stdout.startswith("[")
+
+
+class Sorts(torch.nn.Module):
+    """torch.sort (stable, on values with ties), argsort, topk with a
+    static k and with k a SymInt (half the dynamic row), along dynamic
+    dims."""
+
+    def forward(self, x):
+        ties = torch.round(x * 2)
+        v, i = torch.sort(ties, dim=1, descending=True, stable=True)
+        order = torch.argsort(x, dim=0)
+        top_v, top_i = torch.topk(x, 3, dim=1)
+        low_v, low_i = torch.topk(x, x.size(1) // 2, dim=1, largest=False)
+        return v, i, order, top_v, top_i, low_v, low_i
+
+
+def test_sort_argsort_topk():
+    check(Sorts(), lambda b: [torch.randn(b, 7 + 3 * b)], dynamic=(0, 1))

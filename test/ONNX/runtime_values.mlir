@@ -54,3 +54,21 @@
 // A GatherND index out of range is an error, not another element.
 // RUN: not tcc-run %t.slice.mlir --input="2x5xf32=0 1 2 3 4 5 6 7 8 9" --input="1xi64=1" --input="1xi64=-1" --input="1x2xi64=2 0" 2>&1 | FileCheck %s --check-prefix=OUT_OF_RANGE
 // OUT_OF_RANGE: tcc.gather: index out of range
+
+// TopK with a run-time k (2 here) along a dynamic axis: a descending
+// tcc.sort gathered at iota(k); equal values keep their order ([1 5 2 5]:
+// 5 at 1, then 5 at 3). The smallest 2 along the static axis 0 with a
+// constant k are a slice of an ascending sort. k beyond the dim fails the
+// gather's range check.
+// RUN: tcc-import-onnx %S/Inputs/runtime_topk.textproto -o %t.topk.mlir
+// RUN: FileCheck %s --check-prefix=TOPKIR < %t.topk.mlir
+// RUN: tcc-run %t.topk.mlir --input="3x4xf32=1 5 2 5 0 -1 7 3 4 4 4 9" --input="1xi64=2" --expected_output="3x2xf32=5 5 7 3 9 4" --expected_output="3x2xi64=1 3 2 3 3 0" --expected_output="2x4xf32=0 -1 2 3 1 4 4 5" --expected_output="2x4xi64=1 1 0 1 0 2 2 0" | FileCheck %s --check-prefix=TOPK
+// RUN: tcc-run %t.topk.mlir --input=3x700xf32=random --input="1xi64=100" --check-reference | FileCheck %s --check-prefix=TOPKREF
+// RUN: not tcc-run %t.topk.mlir --input="3x4xf32=random" --input="1xi64=5" 2>&1 | FileCheck %s --check-prefix=TOPKBIG
+// TOPKIR: tcc.sort %arg0 {axis = 1 : i64, descending = true}
+// TOPKIR: tcc.iota %arg1 : (tensor<1xi64>) -> tensor<?xi64>
+// TOPKIR: tcc.sort %arg0 {axis = 0 : i64}
+// TOPKIR: tcc.slice
+// TOPK: [SUCCESS] result[3] matches (2x4xi64)
+// TOPKREF: [SUCCESS] result[3] matches the reference
+// TOPKBIG: tcc.gather: index out of range

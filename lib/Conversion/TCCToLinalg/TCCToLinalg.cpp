@@ -25,6 +25,7 @@ void mlir::tcc::populateTCCToLinalgPatterns(RewritePatternSet &patterns) {
   populateTCCScanToLinalgPatterns(patterns);
   populateTCCScatterToLinalgPatterns(patterns);
   populateTCCSamplingToLinalgPatterns(patterns);
+  populateTCCSortToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -16,8 +16,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -3364,62 +3366,68 @@ LogicalResult recurrence(NodeContext &c, RecurrenceKind kind) {
   return success();
 }
 
-/// TopK: k rounds of (the first) extreme element along the axis
-/// (argExtreme), its value gathered, its position then masked with the
-/// type's far end; values and indices concatenated in rank order (equal
-/// values by index, as ONNX sorts them). k known at import, at most 256:
-/// k passes over the data, meant for the small k of top-k heads.
+/// TopK: a tcc.sort along the axis (descending for `largest`; equal
+/// values by index, as ONNX orders them), cut to its first k: a slice
+/// when k and the dim are known at import, else a gather at iota(k), which
+/// checks k <= dim at run time. k may be a run-time input.
 LogicalResult topK(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
-  auto kValue = c.constantInts(1);
-  if (c.opset < 10)
-    kValue = SmallVector<int64_t>{c.intAttr("k", 0)};
-  if (!kValue || kValue->size() != 1)
-    return c.failNotKnown(1, "k");
-  int64_t k = kValue->front();
   int64_t axis = TRY(normalizeAxis(c, c.intAttr("axis", -1), t.getRank()));
   int64_t n = t.getDimSize(axis);
-  if (ShapedType::isDynamic(n) || k < 1 || k > n || k > 256)
-    return c.fail("k must be in [1, min(dim, 256)] along a static axis");
+  std::optional<int64_t> k;
+  if (c.opset < 10) {
+    k = c.intAttr("k", 0);
+  } else if (auto known = c.constantInts(1)) {
+    if (known->size() != 1)
+      return c.fail("k must have one element");
+    k = known->front();
+  }
+  if (k && (*k < 0 || (!ShapedType::isDynamic(n) && *k > n)))
+    return c.fail(llvm::formatv("k = {0} is outside [0, {1}]", *k,
+                                ShapedType::isDynamic(n) ? std::string("dim")
+                                                         : std::to_string(n))
+                      .str());
   bool largest = c.intAttr("largest", 1) != 0;
-  Type element = t.getElementType();
-  // What a taken position becomes: never picked again.
-  double far = largest ? -std::numeric_limits<double>::infinity()
-                       : std::numeric_limits<double>::infinity();
-  Value farValue;
-  if (auto it = dyn_cast<IntegerType>(element)) {
-    APInt v = largest ? APInt::getSignedMinValue(it.getWidth())
-                      : APInt::getSignedMaxValue(it.getWidth());
-    farValue = ConstantOp::create(
+  Operation *sorted = TRY(c.build(
+      "tcc.sort", {x},
+      {c.named("axis", c.b.getI64IntegerAttr(axis)),
+       c.named("descending", c.b.getBoolAttr(largest))},
+      TypeRange{t, t.clone(c.b.getI64Type())}));
+  Type i64 = c.b.getI64Type();
+  Value positions;
+  if (k && !ShapedType::isDynamic(n)) {
+    SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getRank(), INT64_MAX);
+    ends[axis] = *k;
+    for (Value r : sorted->getResults())
+      c.results.push_back(TRY(c.build1(
+          "tcc.slice", {r},
+          {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+           c.named("ends", c.b.getDenseI64ArrayAttr(ends))})));
+    return success();
+  }
+  if (k) {
+    SmallVector<int64_t> values(*k);
+    std::iota(values.begin(), values.end(), int64_t(0));
+    positions = ConstantOp::create(
         c.b, c.loc,
-        DenseElementsAttr::get(RankedTensorType::get({}, element), v));
+        DenseElementsAttr::get(RankedTensorType::get({*k}, i64),
+                               ArrayRef(values)));
   } else {
-    farValue = c.scalar(element, far);
+    Value kv = c.operand(1);
+    if (typeOf(kv).getNumElements() != 1)
+      return c.fail("k must have one element");
+    if (elementOf(kv) != i64)
+      kv = TRY(c.build1("tcc.cast", {kv}, {},
+                        typeOf(kv).clone(i64)));
+    kv = TRY(reshapeTo(c, kv, {1}, true));
+    positions = TRY(c.build1("tcc.iota", {kv}, {},
+                             RankedTensorType::get({ShapedType::kDynamic}, i64)));
   }
-  Value iota = iotaAlong(c, n, axis, t.getRank());
-  SmallVector<Value> values, indices;
-  Value rest = x;
-  for (int64_t i = 0; i < k; ++i) {
-    Value index = TRY(argExtreme(c, rest, axis, largest, /*last=*/false,
-                                 /*keep=*/true));
-    values.push_back(TRY(c.build1("tcc.gather_elements", {x, index},
-                                  {c.named("axis", c.b.getI64IntegerAttr(axis))})));
-    indices.push_back(index);
-    if (i + 1 < k) {
-      Value taken = TRY(c.build1("tcc.cmp", {iota, index},
-                                 {c.named("predicate", c.b.getStringAttr("eq"))}));
-      rest = TRY(c.build1("tcc.select", {taken, farValue, rest}));
-    }
-  }
-  auto joined = [&](SmallVector<Value> parts) -> FailureOr<Value> {
-    if (parts.size() == 1)
-      return parts.front();
-    return c.build1("tcc.concat", parts,
-                    {c.named("axis", c.b.getI64IntegerAttr(axis))});
-  };
-  c.results.push_back(TRY(joined(values)));
-  c.results.push_back(TRY(joined(indices)));
+  for (Value r : sorted->getResults())
+    c.results.push_back(TRY(c.build1(
+        "tcc.gather", {r, positions},
+        {c.named("axis", c.b.getI64IntegerAttr(axis))})));
   return success();
 }
 

@@ -1380,6 +1380,43 @@ func.func @cumsum_scalar(%x: tensor<f32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
+//===----------------------------------------------------------------------===//
+// sort
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @sort_axis_out_of_range(%x: tensor<?x8xf32>) -> tensor<?x8xi64> {
+  // expected-error @+1 {{'tcc.sort' op axis -3 is out of range for rank 2}}
+  %v, %i = tcc.sort %x {axis = -3 : i64} : (tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xi64>)
+  return %i : tensor<?x8xi64>
+}
+
+// -----
+
+func.func @sort_scalar(%x: tensor<f32>) -> tensor<i64> {
+  // expected-error @+1 {{'tcc.sort' op expects an operand of rank 1 or more}}
+  %v, %i = tcc.sort %x : (tensor<f32>) -> (tensor<f32>, tensor<i64>)
+  return %i : tensor<i64>
+}
+
+// -----
+
+func.func @sort_i32_indices(%x: tensor<8xf32>) -> tensor<8xi32> {
+  // expected-error @+1 {{'tcc.sort' op result #1 must be ranked tensor of 64-bit signless integer values}}
+  %v, %i = tcc.sort %x : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %i : tensor<8xi32>
+}
+
+// -----
+
+func.func @sort_other_shape(%x: tensor<8xf32>) -> tensor<4xi64> {
+  // expected-error @+2 {{'tcc.sort' op inferred type(s) 'tensor<8xf32>', 'tensor<8xi64>' are incompatible with return type(s) of operation 'tensor<8xf32>', 'tensor<4xi64>'}}
+  // expected-error @+1 {{'tcc.sort' op failed to infer returned types}}
+  %v, %i = tcc.sort %x : (tensor<8xf32>) -> (tensor<8xf32>, tensor<4xi64>)
+  return %i : tensor<4xi64>
+}
+
 // -----
 
 func.func @cumsum_changes_shape(%x: tensor<4x8xf32>) -> tensor<4x9xf32> {

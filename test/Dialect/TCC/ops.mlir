@@ -464,3 +464,12 @@ func.func @nonzero(%a: tensor<3x4xi1>, %b: tensor<?xf16>, %c: tensor<i32>) {
   %3 = tcc.nonzero %a : (tensor<3x4xi1>) -> tensor<5x2xi64>
   return
 }
+
+// CHECK-LABEL: func.func @sort
+//       CHECK:   tcc.sort %{{.+}} : (tensor<?x1000xf32>) -> (tensor<?x1000xf32>, tensor<?x1000xi64>)
+//       CHECK:   tcc.sort %{{.+}} {axis = 0 : i64, descending = true} : (tensor<4x?xi32>) -> (tensor<4x?xi32>, tensor<4x?xi64>)
+func.func @sort(%x: tensor<?x1000xf32>, %y: tensor<4x?xi32>) -> (tensor<?x1000xi64>, tensor<4x?xi32>) {
+  %v, %i = tcc.sort %x {axis = -1 : i64} : (tensor<?x1000xf32>) -> (tensor<?x1000xf32>, tensor<?x1000xi64>)
+  %w, %j = tcc.sort %y {axis = 0 : i64, descending = true} : (tensor<4x?xi32>) -> (tensor<4x?xi32>, tensor<4x?xi64>)
+  return %i, %w : tensor<?x1000xi64>, tensor<4x?xi32>
+}

@@ -78,3 +78,18 @@ func.func @data_dependent_dims_stay(%b: tensor<?x4xf32>, %k: tensor<?xi1>) -> (i
   %d1 = tensor.dim %1, %c0 : tensor<?x1xi64>
   return %d0, %d1 : index, index
 }
+
+// -----
+
+// Both results of a sort are shaped as its operand.
+// CHECK-LABEL: func.func @sort_indices_dim
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x?xf16>
+//       CHECK:   %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?xf16>
+//   CHECK-NOT:   tcc.sort
+//       CHECK:   return %[[D]]
+func.func @sort_indices_dim(%x: tensor<?x?xf16>) -> index {
+  %v, %i = tcc.sort %x : (tensor<?x?xf16>) -> (tensor<?x?xf16>, tensor<?x?xi64>)
+  %c1 = arith.constant 1 : index
+  %d = tensor.dim %i, %c1 : tensor<?x?xi64>
+  return %d : index
+}

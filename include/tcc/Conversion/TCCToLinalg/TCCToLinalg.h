@@ -28,6 +28,9 @@ void populateTCCScanToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.scatter_elements and tcc.scatter_nd: scf.for loops over the updates
 /// that carry the result.
 void populateTCCScatterToLinalgPatterns(RewritePatternSet &patterns);
+/// tcc.sort: a bitonic sorting network, one parallel generic per step of
+/// host scf.for loops.
+void populateTCCSortToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.grid_sample: one generic over the result reading x at the grid's
 /// coordinates.
 void populateTCCSamplingToLinalgPatterns(RewritePatternSet &patterns);

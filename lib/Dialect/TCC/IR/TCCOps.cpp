@@ -1738,6 +1738,28 @@ LogicalResult CumsumOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// SortOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> l, Adaptor a,
+                                       SmallVectorImpl<Type> &t) {
+  auto type = rankedOrNull(a.getX());
+  if (!type)
+    return fail(l, getOperationName(), "expects a ranked tensor operand");
+  t.push_back(type);
+  t.push_back(type.clone(IntegerType::get(ctx, 64)));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(SortOp)
+
+LogicalResult SortOp::verify() {
+  if (getX().getType().getRank() == 0)
+    return emitOpError("expects an operand of rank 1 or more");
+  return verifyAxisInRange(*this, getAxis(), getX().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
 // MaskSelectOp, NonzeroOp
 //===----------------------------------------------------------------------===//
 

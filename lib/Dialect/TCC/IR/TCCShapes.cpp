@@ -229,6 +229,14 @@ LogicalResult RNNOp::reifyResultShapes(OpBuilder &b,
   return reifyRecurrence(b, getLoc(), getX(), getH0(), getWHh(), 1, shapes);
 }
 
+/// Both results are shaped as x.
+LogicalResult SortOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getX()));
+  shapes.push_back(shapes.front());
+  return success();
+}
+
 LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
                                           ReifiedRankedShapedTypeDims &shapes) {
   Location loc = getLoc();

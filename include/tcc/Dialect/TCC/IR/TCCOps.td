@@ -787,6 +787,30 @@ def TCC_CumsumOp : TCC_InferredOp<"cumsum"> {
   let hasVerifier = 1;
 }
 
+def TCC_SortOp : TCC_InferredOp<"sort"> {
+  let summary = "sorts along `axis`: the values and their indices (torch.sort, argsort; topk as a slice of it)";
+  let description = [{
+    Each row along `axis` (negative counts from the end) in ascending order,
+    or descending with `descending`; `indices` gives each value's position
+    in x (i64), so `values = take_along_axis(x, indices)`. The order is
+    total and the same on every backend: NaN sorts above +inf (below -inf
+    when descending), -0.0 equals 0.0, and equal values keep their order
+    in x in both directions (a stable sort; ONNX TopK's and torch.sort's
+    stable=True rule). A top-k is the first k of a sort: importers slice
+    it.
+
+    Example:
+    ```mlir
+    %v, %i = tcc.sort %x {axis = -1 : i64, descending = true}
+        : (tensor<?x1000xf32>) -> (tensor<?x1000xf32>, tensor<?x1000xi64>)
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<BoolAttr, "false">:$descending);
+  let results = (outs TCC_Tensor:$values, RankedTensorOf<[I64]>:$indices);
+  let hasVerifier = 1;
+}
+
 def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "a constant tensor";

@@ -1,0 +1,288 @@
+//===- Sorting.cpp - tcc.sort to a bitonic sorting network ------*- C++ -*-===//
+//
+// tcc.sort becomes a bitonic sorting network along its axis. Every element
+// gets a 64-bit unsigned key that preserves the op's order (sortKey) and
+// its position; the axis is padded to a power of two P with keys ~0 at
+// positions >= n, so the padding sorts last. Sorting the (key, position)
+// pairs, which are unique, gives the stable order whatever the network
+// does with equal keys. The network is two host scf.for loops (log2 P
+// phases, each of 1..log2 P steps) around one parallel linalg.generic per
+// step: element i reads its partner i ^ 2^t with tensor.extract from a
+// copy of the step's input and keeps the smaller or the larger pair, so a
+// step vectorizes on the CPU and is an ordinary parallel kernel on the GPU. O(n log^2 n) compare-exchanges per
+// row, every row at once. The indices are the first n positions; the
+// values are read back from x at them, so -0.0 and NaN payloads come
+// through unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "tcc/Conversion/TCCToLinalg/TCCToLinalg.h"
+#include "tcc/Dialect/TCC/IR/TCCOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tcc;
+using namespace mlir::tcc::lowering;
+
+namespace {
+
+Value i64Constant(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIntOp::create(b, l, b.getI64Type(), v);
+}
+
+/// The i64 key of a scalar whose unsigned order is the sort's ascending
+/// order: floats (f16 and bf16 via f32) with -0.0 as 0.0 and every NaN as
+/// one NaN above +inf, the sign-magnitude bits mapped to an unsigned order;
+/// integers sign-extended (i1 zero-extended) with the sign bit flipped.
+/// `descending` complements the key.
+Value sortKey(OpBuilder &b, Location l, Value v, bool descending) {
+  Type i64 = b.getI64Type();
+  Value key;
+  if (auto ft = dyn_cast<FloatType>(v.getType())) {
+    if (ft.getWidth() < 32) {
+      ft = b.getF32Type();
+      v = arith::ExtFOp::create(b, l, ft, v);
+    }
+    unsigned w = ft.getWidth();
+    auto it = b.getIntegerType(w);
+    Value zero = arith::ConstantOp::create(b, l, ft, b.getFloatAttr(ft, 0.0));
+    Value nan = arith::ConstantOp::create(
+        b, l, ft, b.getFloatAttr(ft, APFloat::getQNaN(ft.getFloatSemantics())));
+    Value isZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, zero);
+    Value isNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
+    v = arith::SelectOp::create(b, l, isZero, zero, v);
+    v = arith::SelectOp::create(b, l, isNaN, nan, v);
+    Value bits = arith::BitcastOp::create(b, l, it, v);
+    Value negative = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::slt, bits,
+        arith::ConstantIntOp::create(b, l, it, 0));
+    // Negative floats: all bits flipped (larger magnitude, smaller key);
+    // positive ones: the sign bit set (above every negative).
+    Value flip = arith::SelectOp::create(
+        b, l, negative, arith::ConstantIntOp::create(b, l, it, -1),
+        arith::ConstantOp::create(
+            b, l, it, b.getIntegerAttr(it, APInt::getSignMask(w))));
+    key = arith::XOrIOp::create(b, l, bits, flip);
+    if (w < 64)
+      key = arith::ExtUIOp::create(b, l, i64, key);
+  } else {
+    auto it = cast<IntegerType>(v.getType());
+    if (it.getWidth() == 1) {
+      key = arith::ExtUIOp::create(b, l, i64, v);
+    } else {
+      if (it.getWidth() < 64)
+        v = arith::ExtSIOp::create(b, l, i64, v);
+      key = arith::XOrIOp::create(
+          b, l, v,
+          arith::ConstantOp::create(
+              b, l, i64, b.getIntegerAttr(i64, APInt::getSignMask(64))));
+    }
+  }
+  if (descending)
+    key = arith::XOrIOp::create(b, l, key, i64Constant(b, l, -1));
+  return key;
+}
+
+/// P and log2 P as index values for a row of n: the smallest power of two
+/// >= n, or n itself for n <= 1 (log2 P = 0 then).
+std::pair<Value, Value> paddedLength(OpBuilder &b, Location l, Value n) {
+  if (auto c = getConstantIntValue(n)) {
+    int64_t log = *c <= 1 ? 0 : llvm::Log2_64_Ceil(*c);
+    int64_t p = *c <= 1 ? *c : int64_t(1) << log;
+    return {arith::ConstantIndexOp::create(b, l, p),
+            arith::ConstantIndexOp::create(b, l, log)};
+  }
+  Type i64 = b.getI64Type();
+  Value n64 = arith::IndexCastOp::create(b, l, i64, n);
+  Value below = arith::MaxSIOp::create(
+      b, l, arith::SubIOp::create(b, l, n64, i64Constant(b, l, 1)),
+      i64Constant(b, l, 0));
+  // 64 - ctlz(n - 1): 0 for n <= 1 (ctlz(0) is 64).
+  Value log = arith::SubIOp::create(b, l, i64Constant(b, l, 64),
+                                    math::CountLeadingZerosOp::create(b, l, below));
+  Value p = arith::SelectOp::create(
+      b, l,
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, n64,
+                            i64Constant(b, l, 1)),
+      n64, arith::ShLIOp::create(b, l, i64Constant(b, l, 1), log));
+  Type index = b.getIndexType();
+  return {arith::IndexCastOp::create(b, l, index, p),
+          arith::IndexCastOp::create(b, l, index, log)};
+}
+
+Value ownCopy(OpBuilder &b, Location l, Value v) {
+  return bufferization::AllocTensorOp::create(
+             b, l, cast<RankedTensorType>(v.getType()), ValueRange{}, v)
+      .getResult();
+}
+
+SmallVector<Value> loopIndices(OpBuilder &b, Location l, int64_t rank) {
+  SmallVector<Value> idx;
+  for (int64_t d = 0; d < rank; ++d)
+    idx.push_back(linalg::IndexOp::create(b, l, d));
+  return idx;
+}
+
+struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SortOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getX();
+    auto type = op.getX().getType();
+    int64_t rank = type.getRank();
+    int64_t axis = *normalizeAxis(op.getAxis(), rank);
+    bool descending = op.getDescending();
+    MLIRContext *ctx = rewriter.getContext();
+    Type i64 = rewriter.getI64Type();
+
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    Value n = dims[axis];
+    auto [p, log2p] = paddedLength(rewriter, loc, n);
+    SmallVector<int64_t> paddedShape(type.getShape());
+    paddedShape[axis] = getConstantIntValue(p).value_or(ShapedType::kDynamic);
+    SmallVector<Value> paddedDims(dims);
+    paddedDims[axis] = p;
+    auto pairType = RankedTensorType::get(paddedShape, i64);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto pairGeneric = [&](OpBuilder &b, Location l, ValueRange inputs,
+                           ValueRange outs,
+                           function_ref<void(OpBuilder &, Location,
+                                             ValueRange)>
+                               body) {
+      SmallVector<AffineMap> maps(inputs.size() + 2, id);
+      return linalg::GenericOp::create(b, l, TypeRange{pairType, pairType},
+                                       inputs, outs, maps, parallel, body)
+          .getResults();
+    };
+
+    // Keys and positions; the padding past n gets key ~0 (sorting after
+    // every element, which all have positions below n).
+    auto init = pairGeneric(
+        rewriter, loc, {},
+        {emptyTensor(rewriter, loc, pairType, paddedDims),
+         emptyTensor(rewriter, loc, pairType, paddedDims)},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx = loopIndices(b, l, rank);
+          Value i = idx[axis];
+          Value inRange =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, i, n);
+          Value last = arith::SubIOp::create(
+              b, l, n, arith::ConstantIndexOp::create(b, l, 1));
+          idx[axis] = arith::MinUIOp::create(b, l, i, last);
+          Value v = tensor::ExtractOp::create(b, l, x, idx);
+          Value key = arith::SelectOp::create(
+              b, l, inRange, sortKey(b, l, v, descending),
+              i64Constant(b, l, -1));
+          Value pos = arith::IndexCastOp::create(b, l, i64, i);
+          linalg::YieldOp::create(b, l, ValueRange{key, pos});
+        });
+
+    // Phase s (1 ..= log2 P) merges bitonic runs of 2^s; its step t
+    // (s-1 down to 0) compare-exchanges elements 2^t apart: element i keeps
+    // the smaller pair when it is the lower of the two and its run sorts
+    // ascending (bit s of i clear), or the higher one in a descending run.
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value phases = arith::AddIOp::create(rewriter, loc, log2p, one);
+    auto network = scf::ForOp::create(
+        rewriter, loc, one, phases, one, ValueRange{init[0], init[1]},
+        [&](OpBuilder &b, Location l, Value s, ValueRange phaseArgs) {
+          Value run = arith::ShLIOp::create(b, l, one, s);
+          auto steps = scf::ForOp::create(
+              b, l, zero, s, one, phaseArgs,
+              [&](OpBuilder &b, Location l, Value u, ValueRange args) {
+                Value t = arith::SubIOp::create(
+                    b, l, arith::SubIOp::create(b, l, s, one), u);
+                Value stride = arith::ShLIOp::create(b, l, one, t);
+                // The step reads a copy and writes the carried buffers in
+                // place (an element's partner must be read before it is
+                // overwritten; scf.for yields its iter_args' buffers).
+                Value keys = ownCopy(b, l, args[0]),
+                      pos = ownCopy(b, l, args[1]);
+                auto next = pairGeneric(
+                    b, l, {keys, pos}, args,
+                    [&](OpBuilder &b, Location l, ValueRange a) {
+                      SmallVector<Value> idx = loopIndices(b, l, rank);
+                      Value i = idx[axis];
+                      Value partner = arith::XOrIOp::create(b, l, i, stride);
+                      idx[axis] = partner;
+                      Value pk = tensor::ExtractOp::create(b, l, keys, idx);
+                      Value pp = tensor::ExtractOp::create(b, l, pos, idx);
+                      Value ascendingRun = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::eq,
+                          arith::AndIOp::create(b, l, i, run), zero);
+                      Value lower = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::ult, i, partner);
+                      Value keepSmaller = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::eq, lower, ascendingRun);
+                      // (pk, pp) < (a[0], a[1]), keys unsigned.
+                      Value partnerSmaller = arith::OrIOp::create(
+                          b, l,
+                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                                pk, a[0]),
+                          arith::AndIOp::create(
+                              b, l,
+                              arith::CmpIOp::create(
+                                  b, l, arith::CmpIPredicate::eq, pk, a[0]),
+                              arith::CmpIOp::create(
+                                  b, l, arith::CmpIPredicate::slt, pp, a[1])));
+                      // The pairs are unique: not smaller means larger.
+                      Value takePartner = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::eq, partnerSmaller,
+                          keepSmaller);
+                      linalg::YieldOp::create(
+                          b, l,
+                          ValueRange{
+                              arith::SelectOp::create(b, l, takePartner, pk,
+                                                      a[0]),
+                              arith::SelectOp::create(b, l, takePartner, pp,
+                                                      a[1])});
+                    });
+                scf::YieldOp::create(b, l, next);
+              });
+          scf::YieldOp::create(b, l, steps.getResults());
+        });
+
+    // The first n positions are the order; the values are x at them.
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+        sizes = getAsOpFoldResult(dims),
+        strides(rank, rewriter.getIndexAttr(1));
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+    Value indices = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(type.getShape(), i64),
+        network.getResult(1), offsets, sizes, strides);
+    Value valuesInit = emptyTensor(rewriter, loc, type, dims);
+    Value values =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{indices},
+            ValueRange{valuesInit}, ArrayRef<AffineMap>{id, id}, parallel,
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              SmallVector<Value> idx = loopIndices(b, l, rank);
+              idx[axis] =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
+              linalg::YieldOp::create(
+                  b, l, tensor::ExtractOp::create(b, l, x, idx).getResult());
+            })
+            .getResult(0);
+    if (indices.getType() != indicesType)
+      indices = castChecked(rewriter, loc, indices, indicesType);
+    if (values.getType() != op.getValues().getType())
+      values = castChecked(rewriter, loc, values,
+                           cast<RankedTensorType>(op.getValues().getType()));
+    rewriter.replaceOp(op, ValueRange{values, indices});
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tcc::populateTCCSortToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<SortToBitonicNetwork>(patterns.getContext());
+}
