@@ -937,6 +937,18 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
                                        cst((int64_t)shapeOf(n.getX()).size())};
         return set(r, out, op);
       })
+      .Case([&](NmsOp n) -> LogicalResult {
+        // Boxes [B, N, 4] and scores [B, C, N] share B and N; the count of
+        // selected boxes is known only at run time.
+        SmallVector<AffineExpr> boxes = shapeOf(n.getBoxes()),
+                                scores = shapeOf(n.getScores());
+        if (failed(unifyDims(boxes[0], scores[0], op,
+                             "boxes dim 0 and scores dim 0 differ")) ||
+            failed(unifyDims(boxes[1], scores[2], op,
+                             "boxes dim 1 and scores dim 2 differ")))
+          return failure();
+        return set(r, {fresh(), cst(3)}, op);
+      })
       .Case([&](tensor::CastOp c) { return visitLike(op, c.getSource()); })
       .Default([&](Operation *) {
         // tcc's unary ops: the operand's shape.

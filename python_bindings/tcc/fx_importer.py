@@ -333,6 +333,10 @@ class _Importer:
         self.env: dict[torch.fx.Node, Any] = {}
         self.shape_env = self._find_shape_env()
         self.sym_source: dict[sympy.Symbol, tuple[_T, int]] = {}
+        # Unbacked symbols (a data-dependent count: nms, boolean masks) and
+        # the result dim that holds each; apart from sym_source, whose
+        # entries are the signature's input symbols.
+        self.dd_source: dict[sympy.Symbol, tuple[_T, int]] = {}
         self.idx_cache: dict[Any, str] = {}
         self.index_consts: dict[int, str] = {}
         self.unsupported: list[tuple[str, str]] = []
@@ -411,6 +415,14 @@ class _Importer:
         t.make = make
         return t
 
+    def data_dependent(self, t: _T) -> _T:
+        """Records t's dim 0, a count known once its op has run, as the
+        source of that unbacked symbol."""
+        count = t.shape[0]
+        if isinstance(count, sympy.Symbol) and count not in self.sym_source:
+            self.dd_source.setdefault(count, (t, 0))
+        return t
+
     def op(self, name: str, operands: list, shape, dtype, attrs: str = "") -> _T:
         """Emits `tcc.<name>` with the given operands and result type."""
         shape = tuple(self.expr(d) for d in shape)
@@ -445,11 +457,12 @@ class _Importer:
             ssa = self.fresh("n")
             self.emit(f"{ssa} = arith.constant {e} : i64")
         elif isinstance(e, sympy.Symbol):
-            if e not in self.sym_source:
+            source = self.sym_source.get(e) or self.dd_source.get(e)
+            if source is None:
                 raise _Unsupported(
                     f"size symbol {e} is not a dim of any tensor input (data-dependent or scalar input)"
                 )
-            t, d = self.sym_source[e]
+            t, d = source
             dim = self.fresh("d")
             self.emit(f"{dim} = tensor.dim {self.use(t)}, {self.index_const(d)} : {_ttype(t.shape, t.dtype)}")
             ssa = self.fresh("n")
@@ -1779,7 +1792,7 @@ def _index(c: _Ctx):
         mask = idxs[positions[0]]
         if positions != [0]:
             raise _Unsupported("a boolean index with other indices or after a skipped dim")
-        return imp.op("mask_select", [x, mask], shape, dtype)
+        return imp.data_dependent(imp.op("mask_select", [x, mask], shape, dtype))
     if any(idxs[d].dtype not in (torch.int64, torch.int32) for d in positions):
         raise _Unsupported("index of a dtype other than int32/int64/bool")
     k = len(positions)
@@ -2515,6 +2528,38 @@ def _topk(c: _Ctx):
     pos = _T((imp.expr(n),), torch.int64, ssa=ssa)
     return [imp.op("gather", [values, pos], shape, x.dtype, f"axis = {axis} : i64"),
             imp.op("gather", [indices, pos], shape, torch.int64, f"axis = {axis} : i64")]
+
+
+def _torchvision_ops():
+    """torchvision's custom ops, when torchvision is installed (importing it
+    registers torch.ops.torchvision)."""
+    try:
+        import torchvision  # noqa: F401
+        return (torch.ops.torchvision.nms,)
+    except Exception:
+        return ()
+
+
+@_register(*_torchvision_ops())
+def _nms(c: _Ctx):
+    """torchvision.ops.nms (batched_nms too, which offsets the boxes per
+    class and calls it): one tcc.nms of a single batch and class, its box
+    column. The kept indices by descending score, their count known once
+    it has run."""
+    imp = c.imp
+    boxes, scores = c.tensor("dets"), c.tensor("scores")
+    if boxes.dtype != scores.dtype:
+        raise _Unsupported("nms of boxes and scores of different dtypes")
+    shape, _ = c.out()
+    n = boxes.shape[0]
+    thr = float(c.get("iou_threshold"))
+    b3 = imp.reshape(boxes, (1, n, 4))
+    s3 = imp.reshape(scores, (1, 1, n))
+    count = shape[0]
+    sel = imp.data_dependent(imp.op("nms", [b3, s3], (count, 3), torch.int64,
+                                    f"iou_threshold = {thr!r} : f64"))
+    col = imp.slice(sel, [0, 2], [INT64_MAX, 3], [1, 1], (count, 1))
+    return imp.reshape(col, (count,))
 
 
 # ---------------------------------------------------------------------------

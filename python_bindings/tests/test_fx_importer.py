@@ -358,3 +358,32 @@ class Sorts(torch.nn.Module):
 
 def test_sort_argsort_topk():
     check(Sorts(), lambda b: [torch.randn(b, 7 + 3 * b)], dynamic=(0, 1))
+
+
+def test_torchvision_nms_and_batched_nms():
+    """torchvision.ops.nms and batched_nms (its coordinate offset per class)
+    as tcc.nms inside one graph (Dynamo captures the data-dependent count
+    with capture_dynamic_output_shape_ops), the kept boxes gathered after
+    it; the indices equal torchvision's own kernel's."""
+    torchvision = pytest.importorskip("torchvision")
+    from torchvision.ops import batched_nms, nms
+
+    class Detect(torch.nn.Module):
+        def forward(self, boxes, scores, classes):
+            keep = nms(boxes, scores, 0.5)
+            return keep, batched_nms(boxes, scores, classes, 0.4), boxes[keep] * 2
+
+    old = torch._dynamo.config.capture_dynamic_output_shape_ops
+    torch._dynamo.config.capture_dynamic_output_shape_ops = True
+    try:
+        gen = torch.Generator().manual_seed(0)
+
+        def inputs(b):
+            n = 100 * b
+            xy = torch.rand(n, 2, generator=gen) * 100
+            wh = torch.rand(n, 2, generator=gen) * 30 + 1
+            return [torch.cat([xy, xy + wh], 1), torch.rand(n, generator=gen),
+                    torch.randint(0, 3, (n,), generator=gen)]
+        check(Detect(), inputs, batches=(3,), dynamic=())
+    finally:
+        torch._dynamo.config.capture_dynamic_output_shape_ops = old

@@ -1,6 +1,6 @@
 //===- DataDependent.cpp - mask_select and nonzero to scf loops -*- C++ -*-===//
 //
-// Ops whose result size depends on the data. Each is allocated at its bound
+// Ops whose result size depends on the data (mask_select, nonzero, nms). Each is allocated at its bound
 // (every element or row selected), filled by an scf.for nest over the input
 // that carries the output and a running count, and then cut to the count
 // with tensor.extract_slice: the ops after it see a dynamic dim whose
@@ -246,9 +246,278 @@ struct NonzeroToLoops : OpRewritePattern<NonzeroOp> {
   }
 };
 
+/// Non-maximum suppression, onnxruntime's greedy algorithm: one tcc.sort
+/// of the scores orders every (b, c) row by descending score; each row is
+/// then an scf.for over its order carrying the output (allocated at the
+/// bound B * C * min(N, max)), the count and the row's selections. A
+/// candidate above the score threshold, while the row is below its
+/// maximum, is compared with the row's selected boxes (rows start..count
+/// of the output) and appended unless one overlaps it by more than the IoU
+/// threshold. The boxes' normalized corners and areas are computed once,
+/// [B, N, 5], by one generic.
+struct NmsToLoops : OpRewritePattern<NmsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NmsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value boxes = op.getBoxes(), scores = op.getScores();
+    auto bt = op.getBoxes().getType();
+    auto ct = cast<FloatType>(computeType(bt.getElementType()));
+    Type i64 = rewriter.getI64Type();
+    Type index = rewriter.getIndexType();
+    assertSameDim(rewriter, loc, boxes, 0, scores, 0,
+                  "tcc.nms: boxes and scores differ in dim 0 (the batch)");
+    assertSameDim(rewriter, loc, boxes, 1, scores, 2,
+                  "tcc.nms: boxes dim 1 differs from scores dim 2 (the boxes)");
+    Value four = arith::ConstantIndexOp::create(rewriter, loc, 4);
+    assertEqual(rewriter, loc, dimValue(rewriter, loc, boxes, 2), four,
+                "tcc.nms: boxes dim 2 is not 4");
+    Value nb = dimValue(rewriter, loc, scores, 0);
+    Value nc = dimValue(rewriter, loc, scores, 1);
+    Value n = dimValue(rewriter, loc, scores, 2);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto fconst = [&](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantOp::create(b, l, ct, b.getFloatAttr(ct, v));
+    };
+
+    // Corners (lo0, lo1, hi0, hi1) and the area of every box.
+    auto cornersType = RankedTensorType::get(
+        {bt.getDimSize(0), bt.getDimSize(1), 5}, ct);
+    Value five = arith::ConstantIndexOp::create(rewriter, loc, 5);
+    Value cornersInit = emptyTensor(
+        rewriter, loc, cornersType,
+        {dimValue(rewriter, loc, boxes, 0), dimValue(rewriter, loc, boxes, 1),
+         five});
+    bool center = op.getCenterPointBox();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(3, rewriter.getContext());
+    Value corners =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{cornersType}, ValueRange{},
+            ValueRange{cornersInit}, ArrayRef<AffineMap>{id},
+            SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange) {
+              Value bi = linalg::IndexOp::create(b, l, 0);
+              Value ni = linalg::IndexOp::create(b, l, 1);
+              Value which = linalg::IndexOp::create(b, l, 2);
+              SmallVector<Value> c;
+              for (int64_t k = 0; k < 4; ++k)
+                c.push_back(convertScalar(
+                    b, l,
+                    tensor::ExtractOp::create(
+                        b, l, boxes,
+                        ValueRange{bi, ni,
+                                   arith::ConstantIndexOp::create(b, l, k)}),
+                    ct));
+              Value lo0, lo1, hi0, hi1;
+              if (center) {
+                Value half = fconst(b, l, 0.5);
+                Value w = arith::MulFOp::create(b, l, c[2], half);
+                Value h = arith::MulFOp::create(b, l, c[3], half);
+                lo0 = arith::SubFOp::create(b, l, c[0], w);
+                hi0 = arith::AddFOp::create(b, l, c[0], w);
+                lo1 = arith::SubFOp::create(b, l, c[1], h);
+                hi1 = arith::AddFOp::create(b, l, c[1], h);
+              } else {
+                lo0 = arith::MinimumFOp::create(b, l, c[0], c[2]);
+                hi0 = arith::MaximumFOp::create(b, l, c[0], c[2]);
+                lo1 = arith::MinimumFOp::create(b, l, c[1], c[3]);
+                hi1 = arith::MaximumFOp::create(b, l, c[1], c[3]);
+              }
+              Value area = arith::MulFOp::create(
+                  b, l, arith::SubFOp::create(b, l, hi0, lo0),
+                  arith::SubFOp::create(b, l, hi1, lo1));
+              Value r = area;
+              Value parts[] = {lo0, lo1, hi0, hi1};
+              for (int64_t k = 3; k >= 0; --k)
+                r = arith::SelectOp::create(
+                    b, l,
+                    arith::CmpIOp::create(
+                        b, l, arith::CmpIPredicate::eq, which,
+                        arith::ConstantIndexOp::create(b, l, k)),
+                    parts[k], r);
+              linalg::YieldOp::create(b, l, r);
+            })
+            .getResult(0);
+
+    // Each (b, c) row's boxes by descending score.
+    auto sorted = SortOp::create(rewriter, loc, scores,
+                                 rewriter.getI64IntegerAttr(2),
+                                 rewriter.getBoolAttr(true));
+    Value sortedScores = sorted.getValues(), order = sorted.getIndices();
+
+    std::optional<int64_t> maxPerClass;
+    if (auto m = op.getMaxOutputPerClass())
+      maxPerClass = int64_t(*m);
+    Value perRow = n;
+    if (maxPerClass)
+      perRow = arith::MinSIOp::create(
+          rewriter, loc, n,
+          arith::ConstantIndexOp::create(rewriter, loc, *maxPerClass));
+    Value bound = arith::MulIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, nb, nc), perRow);
+    auto boundType = RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
+    Value three = arith::ConstantIndexOp::create(rewriter, loc, 3);
+    Value outInit = emptyTensor(rewriter, loc, boundType, {bound, three});
+    std::optional<double> scoreThreshold;
+    if (auto t = op.getScoreThreshold())
+      scoreThreshold = t->convertToDouble();
+    double iouThreshold = op.getIouThreshold().convertToDouble();
+
+    // Whether box j overlaps box i of batch bi by more than the threshold.
+    auto overlaps = [&](OpBuilder &b, Location l, Value bi, Value i,
+                        Value j) -> Value {
+      auto at = [&](Value box, int64_t k) -> Value {
+        return tensor::ExtractOp::create(
+            b, l, corners,
+            ValueRange{bi, box, arith::ConstantIndexOp::create(b, l, k)});
+      };
+      auto extent = [&](int64_t lo, int64_t hi) -> Value {
+        return arith::SubFOp::create(
+            b, l, arith::MinimumFOp::create(b, l, at(i, hi), at(j, hi)),
+            arith::MaximumFOp::create(b, l, at(i, lo), at(j, lo)));
+      };
+      Value zeroF = fconst(b, l, 0.0);
+      auto positive = [&](Value v) -> Value {
+        return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v,
+                                     zeroF);
+      };
+      Value w = extent(0, 2), h = extent(1, 3);
+      Value ai = at(i, 4), aj = at(j, 4);
+      Value inter = arith::MulFOp::create(b, l, w, h);
+      Value uni = arith::SubFOp::create(
+          b, l, arith::AddFOp::create(b, l, ai, aj), inter);
+      Value iou = arith::DivFOp::create(b, l, inter, uni);
+      Value valid = arith::AndIOp::create(
+          b, l, arith::AndIOp::create(b, l, positive(w), positive(h)),
+          arith::AndIOp::create(
+              b, l, arith::AndIOp::create(b, l, positive(ai), positive(aj)),
+              positive(uni)));
+      return arith::AndIOp::create(
+          b, l, valid,
+          arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, iou,
+                                fconst(b, l, iouThreshold)));
+    };
+
+    auto batchLoop = scf::ForOp::create(
+        rewriter, loc, zero, nb, one, ValueRange{outInit, zero},
+        [&](OpBuilder &b, Location l, Value bi, ValueRange bIter) {
+          auto classLoop = scf::ForOp::create(
+              b, l, zero, nc, one, bIter,
+              [&](OpBuilder &b, Location l, Value ci, ValueRange cIter) {
+                Value start = cIter[1];
+                auto boxLoop = scf::ForOp::create(
+                    b, l, zero, n, one,
+                    ValueRange{cIter[0], cIter[1], zero},
+                    [&](OpBuilder &b, Location l, Value p, ValueRange it) {
+                      Value out = it[0], count = it[1], taken = it[2];
+                      Value i = arith::IndexCastOp::create(
+                          b, l, index,
+                          tensor::ExtractOp::create(b, l, order,
+                                                    ValueRange{bi, ci, p}));
+                      Value ok = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
+                      if (scoreThreshold) {
+                        Value s = convertScalar(
+                            b, l,
+                            tensor::ExtractOp::create(b, l, sortedScores,
+                                                      ValueRange{bi, ci, p}),
+                            ct);
+                        ok = arith::CmpFOp::create(
+                            b, l, arith::CmpFPredicate::OGT, s,
+                            fconst(b, l, *scoreThreshold));
+                      }
+                      if (maxPerClass)
+                        ok = arith::AndIOp::create(
+                            b, l, ok,
+                            arith::CmpIOp::create(
+                                b, l, arith::CmpIPredicate::slt, taken,
+                                arith::ConstantIndexOp::create(b, l,
+                                                               *maxPerClass)));
+                      auto keep = scf::IfOp::create(
+                          b, l, TypeRange{b.getI1Type()}, ok,
+                          /*withElseRegion=*/true);
+                      {
+                        OpBuilder::InsertionGuard guard(b);
+                        b.setInsertionPointToStart(keep.thenBlock());
+                        Value no = arith::ConstantIntOp::create(
+                            b, l, b.getI1Type(), 0);
+                        auto scan = scf::ForOp::create(
+                            b, l, start, count, one, ValueRange{no},
+                            [&](OpBuilder &b, Location l, Value q,
+                                ValueRange sup) {
+                              Value j = arith::IndexCastOp::create(
+                                  b, l, index,
+                                  tensor::ExtractOp::create(
+                                      b, l, out,
+                                      ValueRange{
+                                          q, arith::ConstantIndexOp::create(
+                                                 b, l, 2)}));
+                              scf::YieldOp::create(
+                                  b, l,
+                                  ValueRange{arith::OrIOp::create(
+                                      b, l, sup[0],
+                                      overlaps(b, l, bi, i, j))});
+                            });
+                        Value yes = arith::ConstantIntOp::create(
+                            b, l, b.getI1Type(), 1);
+                        scf::YieldOp::create(
+                            b, l,
+                            ValueRange{arith::XOrIOp::create(
+                                b, l, scan.getResult(0), yes)});
+                        b.setInsertionPointToStart(keep.elseBlock());
+                        scf::YieldOp::create(
+                            b, l,
+                            ValueRange{arith::ConstantIntOp::create(
+                                b, l, b.getI1Type(), 0)});
+                      }
+                      auto store = scf::IfOp::create(
+                          b, l, TypeRange{out.getType(), index, index},
+                          keep.getResult(0), /*withElseRegion=*/true);
+                      {
+                        OpBuilder::InsertionGuard guard(b);
+                        b.setInsertionPointToStart(store.thenBlock());
+                        Value row = out;
+                        Value fields[] = {bi, ci, i};
+                        for (int64_t k = 0; k < 3; ++k)
+                          row = tensor::InsertOp::create(
+                              b, l,
+                              arith::IndexCastOp::create(b, l, i64, fields[k]),
+                              row,
+                              ValueRange{count,
+                                         arith::ConstantIndexOp::create(b, l, k)});
+                        scf::YieldOp::create(
+                            b, l,
+                            ValueRange{row,
+                                       arith::AddIOp::create(b, l, count, one),
+                                       arith::AddIOp::create(b, l, taken, one)});
+                        b.setInsertionPointToStart(store.elseBlock());
+                        scf::YieldOp::create(b, l,
+                                             ValueRange{out, count, taken});
+                      }
+                      scf::YieldOp::create(
+                          b, l,
+                          ValueRange{store.getResult(0), store.getResult(1),
+                                     store.getResult(2)});
+                    });
+                scf::YieldOp::create(
+                    b, l,
+                    ValueRange{boxLoop.getResult(0), boxLoop.getResult(1)});
+              });
+          scf::YieldOp::create(b, l, classLoop.getResults());
+        });
+
+    Value result = takeCount(rewriter, loc, op.getType(), boundType,
+                             batchLoop.getResult(0), batchLoop.getResult(1),
+                             three, OpFoldResult(rewriter.getIndexAttr(3)),
+                             "tcc.nms: the number of selected boxes");
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tcc::populateTCCDataDependentToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<MaskSelectToLoops, NonzeroToLoops>(patterns.getContext());
+  patterns.add<MaskSelectToLoops, NonzeroToLoops, NmsToLoops>(patterns.getContext());
 }

@@ -3366,6 +3366,42 @@ LogicalResult recurrence(NodeContext &c, RecurrenceKind kind) {
   return success();
 }
 
+/// NonMaxSuppression: one tcc.nms. max_output_boxes_per_class,
+/// iou_threshold and score_threshold must be known at import (attributes
+/// of the op); a missing max is 0, which selects nothing (onnxruntime), a
+/// missing IoU threshold 0, a missing score threshold none.
+LogicalResult nonMaxSuppression(NodeContext &c) {
+  Value boxes = c.operand(0), scores = c.operand(1);
+  SmallVector<NamedAttribute> attrs;
+  int64_t maxPerClass = 0;
+  if (c.operand(2)) {
+    auto m = c.constantInts(2);
+    if (!m || m->size() != 1)
+      return c.failNotKnown(2, "max_output_boxes_per_class");
+    maxPerClass = std::max<int64_t>(m->front(), 0);
+  }
+  attrs.push_back(
+      c.named("max_output_per_class", c.b.getI64IntegerAttr(maxPerClass)));
+  double iou = 0;
+  if (c.operand(3)) {
+    auto t = c.constantDoubles(3);
+    if (!t || t->size() != 1)
+      return c.failNotKnown(3, "iou_threshold");
+    iou = t->front();
+  }
+  attrs.push_back(c.named("iou_threshold", c.b.getF64FloatAttr(iou)));
+  if (c.operand(4)) {
+    auto t = c.constantDoubles(4);
+    if (!t || t->size() != 1)
+      return c.failNotKnown(4, "score_threshold");
+    attrs.push_back(c.named("score_threshold", c.b.getF64FloatAttr(t->front())));
+  }
+  if (c.intAttr("center_point_box", 0) != 0)
+    attrs.push_back(c.named("center_point_box", c.b.getBoolAttr(true)));
+  c.results.push_back(TRY(c.build1("tcc.nms", {boxes, scores}, attrs)));
+  return success();
+}
+
 /// TopK: a tcc.sort along the axis (descending for `largest`; equal
 /// values by index, as ONNX orders them), cut to its first k: a slice
 /// when k and the dim are known at import, else a gather at iota(k), which
@@ -3835,6 +3871,7 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
                       {c.named("approximate", c.b.getStringAttr(approximate))});
     });
     t["TopK"] = topK;
+    t["NonMaxSuppression"] = nonMaxSuppression;
     t["LSTM"] = [](NodeContext &c) {
       return recurrence(c, RecurrenceKind::LSTM);
     };

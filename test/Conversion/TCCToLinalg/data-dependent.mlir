@@ -186,3 +186,34 @@ func.func @no_rows(%x: tensor<0x4xf32>, %m: tensor<0xi1>) -> tensor<?x4xf32> {
   %0 = tcc.mask_select %x, %m : (tensor<0x4xf32>, tensor<0xi1>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// tcc.nms: corners and areas once ([B, N, 5]), the scores' descending
+// sort (its bitonic network), then per (b, c) row a loop over the order
+// carrying the output at its bound (B * C * min(N, max)), the count and
+// the row's selections: a candidate above the score threshold and below
+// the limit scans the row's selected boxes (rows start..count) for an
+// overlap, and is stored at the count unless one is found. The result is
+// the first `count` rows.
+// CHECK-LABEL: func.func @nms
+//       CHECK:   cf.assert %{{.+}}, "tcc.nms: boxes dim 1 differs from scores dim 2 (the boxes)"
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<1x?x5xf32>)
+//       CHECK:   scf.for
+//       CHECK:     scf.for
+//       CHECK:   %[[BOUND:.+]] = arith.minsi %{{.+}}, %c4 : index
+//       CHECK:   tensor.empty(%[[BOUND]]) : tensor<?x3xi64>
+//       CHECK:   %[[ROWS:.+]]:3 = scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%[[OUT:.+]] = %{{.+}}, %[[COUNT:.+]] = %c0, %[[TAKEN:.+]] = %c0) -> (tensor<?x3xi64>, index, index)
+//       CHECK:     arith.cmpf ogt, %{{.+}}, %{{.+}} : f32
+//       CHECK:     arith.cmpi slt, %[[TAKEN]], %c4 : index
+//       CHECK:     %[[KEEP:.+]] = scf.if %{{.+}} -> (i1) {
+//       CHECK:       scf.for %{{.+}} = %c0 to %[[COUNT]] step %c1 iter_args(%{{.+}} = %false) -> (i1)
+//       CHECK:         tensor.extract %[[OUT]][%{{.+}}, %c2] : tensor<?x3xi64>
+//       CHECK:         arith.divf
+//       CHECK:     scf.if %[[KEEP]] -> (tensor<?x3xi64>, index, index) {
+//       CHECK:       tensor.insert %{{.+}} into %{{.+}}[%[[COUNT]], %c2] : tensor<?x3xi64>
+//       CHECK:   tensor.extract_slice %[[ROWS]]#0[0, 0] [%[[ROWS]]#1, 3] [1, 1] : tensor<?x3xi64> to tensor<?x3xi64>
+func.func @nms(%b: tensor<1x?x4xf32>, %s: tensor<1x1x?xf32>) -> tensor<?x3xi64> {
+  %0 = tcc.nms %b, %s {iou_threshold = 5.000000e-01 : f64, max_output_per_class = 4 : i64, score_threshold = 1.0e-01 : f64} : (tensor<1x?x4xf32>, tensor<1x1x?xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}

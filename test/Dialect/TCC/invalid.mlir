@@ -1513,3 +1513,52 @@ func.func @rnn_state_batch(%x: tensor<5x2x8xf32>, %wih: tensor<16x8xf32>, %whh: 
   %y, %hn = tcc.rnn %x, %wih, %whh, %b, %h : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<3x16xf32>) -> (tensor<5x2x16xf32>, tensor<2x16xf32>)
   return %y : tensor<5x2x16xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// nms
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @nms_three_coordinates(%b: tensor<1x8x3xf32>, %s: tensor<1x1x8xf32>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nms' op expects 4 coordinates per box, got 3}}
+  // expected-error @+1 {{'tcc.nms' op failed to infer returned types}}
+  %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64} : (tensor<1x8x3xf32>, tensor<1x1x8xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_box_count_mismatch(%b: tensor<1x8x4xf32>, %s: tensor<1x2x9xf32>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nms' op expects scores [B, C, N] for boxes [B, N, 4], got 1x2x9 for 1x8x4}}
+  // expected-error @+1 {{'tcc.nms' op failed to infer returned types}}
+  %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64} : (tensor<1x8x4xf32>, tensor<1x2x9xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_rank(%b: tensor<8x4xf32>, %s: tensor<8xf32>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nms' op expects boxes [B, N, 4] and scores [B, C, N], got 8x4 and 8}}
+  // expected-error @+1 {{'tcc.nms' op failed to infer returned types}}
+  %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64} : (tensor<8x4xf32>, tensor<8xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_mixed_types(%b: tensor<1x8x4xf32>, %s: tensor<1x1x8xf16>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nms' op expects boxes and scores of one element type, got f32 and f16}}
+  // expected-error @+1 {{'tcc.nms' op failed to infer returned types}}
+  %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64} : (tensor<1x8x4xf32>, tensor<1x1x8xf16>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
+
+// -----
+
+func.func @nms_negative_max(%b: tensor<1x8x4xf32>, %s: tensor<1x1x8xf32>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'tcc.nms' op expects max_output_per_class >= 0, got -1}}
+  // expected-error @+1 {{'tcc.nms' op failed to infer returned types}}
+  %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64, max_output_per_class = -1 : i64} : (tensor<1x8x4xf32>, tensor<1x1x8xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}

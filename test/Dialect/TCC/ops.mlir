@@ -473,3 +473,12 @@ func.func @sort(%x: tensor<?x1000xf32>, %y: tensor<4x?xi32>) -> (tensor<?x1000xi
   %w, %j = tcc.sort %y {axis = 0 : i64, descending = true} : (tensor<4x?xi32>) -> (tensor<4x?xi32>, tensor<4x?xi64>)
   return %i, %w : tensor<?x1000xi64>, tensor<4x?xi32>
 }
+
+// CHECK-LABEL: func.func @nms
+//       CHECK:   tcc.nms %{{.+}}, %{{.+}} {iou_threshold = 5.000000e-01 : f64} : (tensor<1x?x4xf32>, tensor<1x1x?xf32>) -> tensor<?x3xi64>
+//       CHECK:   tcc.nms %{{.+}}, %{{.+}} {center_point_box = true, iou_threshold = 0.000000e+00 : f64, max_output_per_class = 10 : i64, score_threshold = 2.500000e-01 : f64} : (tensor<2x?x4xf16>, tensor<2x3x?xf16>) -> tensor<?x3xi64>
+func.func @nms(%b: tensor<1x?x4xf32>, %s: tensor<1x1x?xf32>, %c: tensor<2x?x4xf16>, %t: tensor<2x3x?xf16>) -> (tensor<?x3xi64>, tensor<?x3xi64>) {
+  %0 = tcc.nms %b, %s {iou_threshold = 5.000000e-01 : f64} : (tensor<1x?x4xf32>, tensor<1x1x?xf32>) -> tensor<?x3xi64>
+  %1 = tcc.nms %c, %t {center_point_box = true, iou_threshold = 0.0 : f64, max_output_per_class = 10 : i64, score_threshold = 0.25 : f64} : (tensor<2x?x4xf16>, tensor<2x3x?xf16>) -> tensor<?x3xi64>
+  return %0, %1 : tensor<?x3xi64>, tensor<?x3xi64>
+}

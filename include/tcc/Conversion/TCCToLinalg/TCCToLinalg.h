@@ -20,8 +20,8 @@ void populateTCCReductionToLinalgPatterns(RewritePatternSet &patterns);
 void populateTCCLinearToLinalgPatterns(RewritePatternSet &patterns);
 /// transpose, reshape, broadcast_to, concat, slice, gather, constant, iota.
 void populateTCCDataMovementToLinalgPatterns(RewritePatternSet &patterns);
-/// mask_select and nonzero (data-dependent result sizes): scf.for loops
-/// filling a buffer allocated at the bound, cut to the runtime count.
+/// mask_select, nonzero and nms (data-dependent result sizes): scf.for
+/// loops filling a buffer allocated at the bound, cut to the runtime count.
 void populateTCCDataDependentToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.cumsum (a running sum): an scf.for over its axis.
 void populateTCCScanToLinalgPatterns(RewritePatternSet &patterns);

@@ -1812,6 +1812,53 @@ LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *ctx,
 }
 TCC_COMPATIBLE_RETURN_TYPES(NonzeroOp)
 
+LogicalResult NmsOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc, Adaptor ad,
+                                      SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto boxes = rankedOrNull(ad.getBoxes()), scores = rankedOrNull(ad.getScores());
+  if (!boxes || !scores)
+    return fail(loc, name, "expects ranked tensor operands");
+  if (boxes.getRank() != 3 || scores.getRank() != 3)
+    return fail(loc, name,
+                llvm::formatv("expects boxes [B, N, 4] and scores [B, C, N], "
+                              "got {0} and {1}",
+                              shapeStr(boxes.getShape()),
+                              shapeStr(scores.getShape()))
+                    .str());
+  auto differ = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (differ(boxes.getDimSize(2), 4))
+    return fail(loc, name,
+                llvm::formatv("expects 4 coordinates per box, got {0}",
+                              boxes.getDimSize(2))
+                    .str());
+  if (differ(boxes.getDimSize(0), scores.getDimSize(0)) ||
+      differ(boxes.getDimSize(1), scores.getDimSize(2)))
+    return fail(loc, name,
+                llvm::formatv("expects scores [B, C, N] for boxes [B, N, 4], "
+                              "got {0} for {1}",
+                              shapeStr(scores.getShape()),
+                              shapeStr(boxes.getShape()))
+                    .str());
+  if (boxes.getElementType() != scores.getElementType())
+    return fail(loc, name,
+                llvm::formatv("expects boxes and scores of one element type, "
+                              "got {0} and {1}",
+                              boxes.getElementType(), scores.getElementType())
+                    .str());
+  if (auto max = ad.getMaxOutputPerClass(); max && int64_t(*max) < 0)
+    return fail(loc, name,
+                llvm::formatv("expects max_output_per_class >= 0, got {0}",
+                              int64_t(*max))
+                    .str());
+  inferred.push_back(
+      RankedTensorType::get({ShapedType::kDynamic, 3}, IntegerType::get(ctx, 64)));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(NmsOp)
+
 //===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//

@@ -877,4 +877,38 @@ def TCC_NonzeroOp : TCC_DataDependentOp<"nonzero"> {
   let results = (outs 2DTensorOf<[I64]>:$result);
 }
 
+def TCC_NmsOp : TCC_DataDependentOp<"nms"> {
+  let summary = "non-maximum suppression per batch and class (ONNX NonMaxSuppression, torchvision.ops.nms)";
+  let description = [{
+    `boxes` is `[B, N, 4]`, `scores` `[B, C, N]` of the same float type.
+    For each batch b and class c in row-major order, the boxes whose score
+    is above `score_threshold` (every box when absent) are visited by
+    descending score (equal scores by index; tcc.sort's order) and a box
+    is selected unless a box already selected for (b, c) overlaps it with
+    an IoU above `iou_threshold`; at most `max_output_per_class` boxes are
+    selected per (b, c) (no limit when absent). The result is one row
+    `(b, c, box index)` per selected box, in that order: `[count, 3]` of
+    i64, the count known once the op has run.
+
+    A box is two opposite corners in either order (`[y1, x1, y2, x2]`, as
+    ONNX writes them, or torchvision's `[x1, y1, x2, y2]`: IoU is the same)
+    or, with `center_point_box`, `[x_center, y_center, width, height]`.
+    IoU is intersection / (area_a + area_b - intersection) in the boxes'
+    type (f32 for f16 and bf16); boxes that do not intersect, or have no
+    area, never suppress (onnxruntime's rule).
+
+    Example:
+    ```mlir
+    %keep = tcc.nms %boxes, %scores {iou_threshold = 5.000000e-01 : f64}
+        : (tensor<1x?x4xf32>, tensor<1x1x?xf32>) -> tensor<?x3xi64>
+    ```
+  }];
+  let arguments = (ins TCC_FloatTensor:$boxes, TCC_FloatTensor:$scores,
+                   F64Attr:$iou_threshold,
+                   OptionalAttr<F64Attr>:$score_threshold,
+                   OptionalAttr<I64Attr>:$max_output_per_class,
+                   DefaultValuedAttr<BoolAttr, "false">:$center_point_box);
+  let results = (outs 2DTensorOf<[I64]>:$selected);
+}
+
 #endif // TCC_DIALECT_TCC_IR_TCCOPS_TD
