@@ -21,6 +21,7 @@
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -34,21 +35,25 @@ Value i64Constant(OpBuilder &b, Location l, int64_t v) {
   return arith::ConstantIntOp::create(b, l, b.getI64Type(), v);
 }
 
-/// The i64 key of a scalar whose unsigned order is the sort's ascending
-/// order: floats (f16 and bf16 via f32) with -0.0 as 0.0 and every NaN as
-/// one NaN above +inf, the sign-magnitude bits mapped to an unsigned order;
-/// integers sign-extended (i1 zero-extended) with the sign bit flipped.
-/// `descending` complements the key.
+/// Bits of the key of an element of `type`: 64 for f64 and i64, else 32.
+unsigned keyWidth(Type type) {
+  return type.getIntOrFloatBitWidth() == 64 ? 64 : 32;
+}
+
+/// The key of a scalar, an integer of keyWidth bits whose unsigned order is
+/// the sort's ascending order: floats (f16 and bf16 via f32) with -0.0 as
+/// 0.0 and every NaN as one NaN above +inf, the sign-magnitude bits mapped
+/// to an unsigned order; integers sign-extended (i1 zero-extended) with the
+/// sign bit flipped. `descending` complements the key.
 Value sortKey(OpBuilder &b, Location l, Value v, bool descending) {
-  Type i64 = b.getI64Type();
+  unsigned w = keyWidth(v.getType());
+  auto it = b.getIntegerType(w);
   Value key;
   if (auto ft = dyn_cast<FloatType>(v.getType())) {
     if (ft.getWidth() < 32) {
       ft = b.getF32Type();
       v = arith::ExtFOp::create(b, l, ft, v);
     }
-    unsigned w = ft.getWidth();
-    auto it = b.getIntegerType(w);
     Value zero = arith::ConstantOp::create(b, l, ft, b.getFloatAttr(ft, 0.0));
     Value nan = arith::ConstantOp::create(
         b, l, ft, b.getFloatAttr(ft, APFloat::getQNaN(ft.getFloatSemantics())));
@@ -67,23 +72,22 @@ Value sortKey(OpBuilder &b, Location l, Value v, bool descending) {
         arith::ConstantOp::create(
             b, l, it, b.getIntegerAttr(it, APInt::getSignMask(w))));
     key = arith::XOrIOp::create(b, l, bits, flip);
-    if (w < 64)
-      key = arith::ExtUIOp::create(b, l, i64, key);
   } else {
-    auto it = cast<IntegerType>(v.getType());
-    if (it.getWidth() == 1) {
-      key = arith::ExtUIOp::create(b, l, i64, v);
+    auto vt = cast<IntegerType>(v.getType());
+    if (vt.getWidth() == 1) {
+      key = arith::ExtUIOp::create(b, l, it, v);
     } else {
-      if (it.getWidth() < 64)
-        v = arith::ExtSIOp::create(b, l, i64, v);
+      if (vt.getWidth() < w)
+        v = arith::ExtSIOp::create(b, l, it, v);
       key = arith::XOrIOp::create(
           b, l, v,
           arith::ConstantOp::create(
-              b, l, i64, b.getIntegerAttr(i64, APInt::getSignMask(64))));
+              b, l, it, b.getIntegerAttr(it, APInt::getSignMask(w))));
     }
   }
   if (descending)
-    key = arith::XOrIOp::create(b, l, key, i64Constant(b, l, -1));
+    key = arith::XOrIOp::create(b, l, key,
+                                arith::ConstantIntOp::create(b, l, it, -1));
   return key;
 }
 
@@ -139,36 +143,56 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
     bool descending = op.getDescending();
     MLIRContext *ctx = rewriter.getContext();
     Type i64 = rewriter.getI64Type();
+    // Keys of 32 bits or fewer share one i64 word with the position (key
+    // high, position low: one unsigned compare orders the pair), which
+    // halves the network's traffic; 64-bit keys need a word of their own.
+    bool packed = keyWidth(type.getElementType()) == 32;
 
     SmallVector<Value> dims = dimValues(rewriter, loc, x);
     Value n = dims[axis];
+    if (packed) {
+      std::optional<int64_t> known = getConstantIntValue(n);
+      if (known && *known > (int64_t(1) << 32))
+        packed = false;
+      else if (!known)
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::ule, n,
+                arith::ConstantIndexOp::create(rewriter, loc,
+                                               int64_t(1) << 32)),
+            "tcc.sort: more than 2^32 elements along the axis");
+    }
+    unsigned words = packed ? 1 : 2;
     auto [p, log2p] = paddedLength(rewriter, loc, n);
     SmallVector<int64_t> paddedShape(type.getShape());
     paddedShape[axis] = getConstantIntValue(p).value_or(ShapedType::kDynamic);
     SmallVector<Value> paddedDims(dims);
     paddedDims[axis] = p;
-    auto pairType = RankedTensorType::get(paddedShape, i64);
+    auto wordType = RankedTensorType::get(paddedShape, i64);
+    SmallVector<Type> wordTypes(words, wordType);
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
-    auto pairGeneric = [&](OpBuilder &b, Location l, ValueRange inputs,
+    auto wordGeneric = [&](OpBuilder &b, Location l, ValueRange inputs,
                            ValueRange outs,
                            function_ref<void(OpBuilder &, Location,
                                              ValueRange)>
                                body) {
-      SmallVector<AffineMap> maps(inputs.size() + 2, id);
-      return linalg::GenericOp::create(b, l, TypeRange{pairType, pairType},
-                                       inputs, outs, maps, parallel, body)
+      SmallVector<AffineMap> maps(inputs.size() + outs.size(), id);
+      return linalg::GenericOp::create(b, l, wordTypes, inputs, outs, maps,
+                                       parallel, body)
           .getResults();
     };
+    Value lowMask = i64Constant(rewriter, loc, 0xFFFFFFFFll);
 
-    // Keys and positions; the padding past n gets key ~0 (sorting after
-    // every element, which all have positions below n).
-    auto init = pairGeneric(
-        rewriter, loc, {},
-        {emptyTensor(rewriter, loc, pairType, paddedDims),
-         emptyTensor(rewriter, loc, pairType, paddedDims)},
-        [&](OpBuilder &b, Location l, ValueRange) {
+    // Keys and positions; the padding past n gets the largest key
+    // (sorting after every element, which all have positions below n).
+    SmallVector<Value> initOuts;
+    for (unsigned w = 0; w < words; ++w)
+      initOuts.push_back(emptyTensor(rewriter, loc, wordType, paddedDims));
+    auto init = wordGeneric(
+        rewriter, loc, {}, initOuts, [&](OpBuilder &b, Location l, ValueRange) {
           SmallVector<Value> idx = loopIndices(b, l, rank);
           Value i = idx[axis];
           Value inRange =
@@ -177,22 +201,31 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
               b, l, n, arith::ConstantIndexOp::create(b, l, 1));
           idx[axis] = arith::MinUIOp::create(b, l, i, last);
           Value v = tensor::ExtractOp::create(b, l, x, idx);
-          Value key = arith::SelectOp::create(
-              b, l, inRange, sortKey(b, l, v, descending),
-              i64Constant(b, l, -1));
+          Value key = sortKey(b, l, v, descending);
           Value pos = arith::IndexCastOp::create(b, l, i64, i);
+          if (packed) {
+            key = arith::ExtUIOp::create(b, l, i64, key);
+            key = arith::SelectOp::create(b, l, inRange, key, lowMask);
+            Value word = arith::OrIOp::create(
+                b, l, arith::ShLIOp::create(b, l, key, i64Constant(b, l, 32)),
+                pos);
+            linalg::YieldOp::create(b, l, ValueRange{word});
+            return;
+          }
+          key = arith::SelectOp::create(b, l, inRange, key,
+                                        i64Constant(b, l, -1));
           linalg::YieldOp::create(b, l, ValueRange{key, pos});
         });
 
     // Phase s (1 ..= log2 P) merges bitonic runs of 2^s; its step t
     // (s-1 down to 0) compare-exchanges elements 2^t apart: element i keeps
     // the smaller pair when it is the lower of the two and its run sorts
-    // ascending (bit s of i clear), or the higher one in a descending run.
+    // ascending (bit s of i clear), or the larger one otherwise.
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value phases = arith::AddIOp::create(rewriter, loc, log2p, one);
     auto network = scf::ForOp::create(
-        rewriter, loc, one, phases, one, ValueRange{init[0], init[1]},
+        rewriter, loc, one, phases, one, init,
         [&](OpBuilder &b, Location l, Value s, ValueRange phaseArgs) {
           Value run = arith::ShLIOp::create(b, l, one, s);
           auto steps = scf::ForOp::create(
@@ -204,17 +237,20 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
                 // The step reads a copy and writes the carried buffers in
                 // place (an element's partner must be read before it is
                 // overwritten; scf.for yields its iter_args' buffers).
-                Value keys = ownCopy(b, l, args[0]),
-                      pos = ownCopy(b, l, args[1]);
-                auto next = pairGeneric(
-                    b, l, {keys, pos}, args,
+                SmallVector<Value> copies;
+                for (Value w : args)
+                  copies.push_back(ownCopy(b, l, w));
+                auto next = wordGeneric(
+                    b, l, copies, args,
                     [&](OpBuilder &b, Location l, ValueRange a) {
                       SmallVector<Value> idx = loopIndices(b, l, rank);
                       Value i = idx[axis];
                       Value partner = arith::XOrIOp::create(b, l, i, stride);
                       idx[axis] = partner;
-                      Value pk = tensor::ExtractOp::create(b, l, keys, idx);
-                      Value pp = tensor::ExtractOp::create(b, l, pos, idx);
+                      SmallVector<Value> theirs;
+                      for (Value c : copies)
+                        theirs.push_back(
+                            tensor::ExtractOp::create(b, l, c, idx));
                       Value ascendingRun = arith::CmpIOp::create(
                           b, l, arith::CmpIPredicate::eq,
                           arith::AndIOp::create(b, l, i, run), zero);
@@ -222,28 +258,29 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
                           b, l, arith::CmpIPredicate::ult, i, partner);
                       Value keepSmaller = arith::CmpIOp::create(
                           b, l, arith::CmpIPredicate::eq, lower, ascendingRun);
-                      // (pk, pp) < (a[0], a[1]), keys unsigned.
-                      Value partnerSmaller = arith::OrIOp::create(
-                          b, l,
-                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                                pk, a[0]),
-                          arith::AndIOp::create(
-                              b, l,
-                              arith::CmpIOp::create(
-                                  b, l, arith::CmpIPredicate::eq, pk, a[0]),
-                              arith::CmpIOp::create(
-                                  b, l, arith::CmpIPredicate::slt, pp, a[1])));
+                      // The partner's pair below ours (keys unsigned).
+                      Value partnerSmaller = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::ult, theirs[0], a[0]);
+                      if (!packed)
+                        partnerSmaller = arith::OrIOp::create(
+                            b, l, partnerSmaller,
+                            arith::AndIOp::create(
+                                b, l,
+                                arith::CmpIOp::create(b, l,
+                                                      arith::CmpIPredicate::eq,
+                                                      theirs[0], a[0]),
+                                arith::CmpIOp::create(
+                                    b, l, arith::CmpIPredicate::slt, theirs[1],
+                                    a[1])));
                       // The pairs are unique: not smaller means larger.
                       Value takePartner = arith::CmpIOp::create(
                           b, l, arith::CmpIPredicate::eq, partnerSmaller,
                           keepSmaller);
-                      linalg::YieldOp::create(
-                          b, l,
-                          ValueRange{
-                              arith::SelectOp::create(b, l, takePartner, pk,
-                                                      a[0]),
-                              arith::SelectOp::create(b, l, takePartner, pp,
-                                                      a[1])});
+                      SmallVector<Value> result;
+                      for (unsigned w = 0; w < words; ++w)
+                        result.push_back(arith::SelectOp::create(
+                            b, l, takePartner, theirs[w], a[w]));
+                      linalg::YieldOp::create(b, l, result);
                     });
                 scf::YieldOp::create(b, l, next);
               });
@@ -254,23 +291,27 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
         sizes = getAsOpFoldResult(dims),
         strides(rank, rewriter.getIndexAttr(1));
-    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-    Value indices = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get(type.getShape(), i64),
-        network.getResult(1), offsets, sizes, strides);
+    auto sortedType = RankedTensorType::get(type.getShape(), i64);
+    Value order = tensor::ExtractSliceOp::create(
+        rewriter, loc, sortedType, network.getResults().back(), offsets, sizes,
+        strides);
+    Value indicesInit = emptyTensor(rewriter, loc, sortedType, dims);
     Value valuesInit = emptyTensor(rewriter, loc, type, dims);
-    Value values =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{type}, ValueRange{indices},
-            ValueRange{valuesInit}, ArrayRef<AffineMap>{id, id}, parallel,
-            [&](OpBuilder &b, Location l, ValueRange a) {
-              SmallVector<Value> idx = loopIndices(b, l, rank);
-              idx[axis] =
-                  arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
-              linalg::YieldOp::create(
-                  b, l, tensor::ExtractOp::create(b, l, x, idx).getResult());
-            })
-            .getResult(0);
+    auto gathered = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type, sortedType}, ValueRange{order},
+        ValueRange{valuesInit, indicesInit},
+        ArrayRef<AffineMap>{id, id, id}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value pos = a[0];
+          if (packed)
+            pos = arith::AndIOp::create(b, l, pos, lowMask);
+          SmallVector<Value> idx = loopIndices(b, l, rank);
+          idx[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
+          Value v = tensor::ExtractOp::create(b, l, x, idx);
+          linalg::YieldOp::create(b, l, ValueRange{v, pos});
+        });
+    Value values = gathered.getResult(0), indices = gathered.getResult(1);
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
     if (indices.getType() != indicesType)
       indices = castChecked(rewriter, loc, indices, indicesType);
     if (values.getType() != op.getValues().getType())
