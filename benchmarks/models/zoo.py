@@ -105,7 +105,9 @@ def run_compile(name, built, calls, peers, rtol) -> Result:
     import tcc.dynamo
     r = Result(name, "compile", peer="inductor" if peers else "eager")
     m, inputs = built.module, built.inputs
-    with torch.no_grad():
+    capture = torch._dynamo.config.patch(
+        capture_dynamic_output_shape_ops=built.capture_dynamic_output_shapes)
+    with torch.no_grad(), capture:
         want = _flat(m(*inputs))
         torch._dynamo.reset()
         torch._dynamo.utils.counters.clear()

@@ -26,6 +26,9 @@ class Built:
     inputs: tuple
     dynamic: dict = field(default_factory=dict)   # input index -> dims
     output_names: list | None = None
+    # Dynamo keeps data-dependent sizes (nms, boolean masks) in the graph
+    # (capture_dynamic_output_shape_ops) instead of breaking it there.
+    capture_dynamic_output_shapes: bool = False
 
 
 @dataclass
@@ -93,7 +96,8 @@ def _ssdlite(small):
         def forward(self, x):
             d = self.m(list(x))[0]
             return d["boxes"], d["scores"], d["labels"]
-    return Built(Out(m).eval(), (torch.rand(1, 3, 320, 320),), {})
+    return Built(Out(m).eval(), (torch.rand(1, 3, 320, 320),), {},
+                 capture_dynamic_output_shapes=True)
 
 
 def _bert(small):
