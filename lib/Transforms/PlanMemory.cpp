@@ -419,7 +419,8 @@ LogicalResult PlanMemoryPass::planFunction(func::FuncOp func) {
       if (live.escaping.contains(r))
         continue;
       AffineExpr bytes = bytesOf(r, *shapes);
-      if (!bytes)
+      // No size, or none at all (a static size-0 dim): nothing to place.
+      if (!bytes || bytes == getAffineConstantExpr(0, op.getContext()))
         continue;
       bool plannable = true;
       bytes.walk([&](AffineExpr e) {

@@ -72,3 +72,16 @@
 // TOPK: [SUCCESS] result[3] matches (2x4xi64)
 // TOPKREF: [SUCCESS] result[3] matches the reference
 // TOPKBIG: tcc.gather: index out of range
+
+// Trilu of a run-time sequence length (a causal mask: the lower triangle)
+// and with a run-time k (the upper triangle above diagonal k = 1): the
+// mask is j - i compared with k, from two tcc.iota of x's dims.
+// RUN: tcc-import-onnx %S/Inputs/runtime_trilu.textproto -o %t.trilu.mlir
+// RUN: FileCheck %s --check-prefix=TRILUIR < %t.trilu.mlir
+// RUN: tcc-run %t.trilu.mlir --input="1x3x3xf32=1 2 3 4 5 6 7 8 9" --input="i64=1" --expected_output="1x3x3xf32=1 0 0 4 5 0 7 8 9" --expected_output="1x3x3xf32=0 2 3 0 0 6 0 0 0" | FileCheck %s --check-prefix=TRILU
+// RUN: tcc-run %t.trilu.mlir --input=2x5x5xf32=random --input="i64=-1" --check-reference | FileCheck %s --check-prefix=TRILUREF
+// TRILUIR: tcc.iota %{{.+}} : (tensor<1xi64>) -> tensor<?xi64>
+// TRILUIR: tcc.cmp %{{.+}} {predicate = "le"}
+// TRILUIR: tcc.cmp %{{.+}}, %arg1 {predicate = "ge"}
+// TRILU: [SUCCESS] result[1] matches (1x3x3xf32)
+// TRILUREF: [SUCCESS] result[1] matches the reference

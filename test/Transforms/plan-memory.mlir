@@ -298,3 +298,21 @@ func.func @dynamic_copy_groups(%x: tensor<?x4xf32>, %t: tensor<16x4xf32>, %i: te
   %7 = tcc.add %4, %6 : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   return %7 : tensor<?x8xf32>
 }
+
+// -----
+
+// A value of no bytes (a static size-0 dim, ONNX's test_tril_zero) gets no
+// buffer: there is nothing to place (a size-0 entry would fail
+// --verify-memory-plan). The exp's result feeds a sort, outside groups.
+// CHECK-LABEL: func.func @zero_size_intermediate
+//  CHECK-SAME:   tcc.arena = []
+//       CHECK:   fusion.group "pointwise"
+//   CHECK-NOT:   tcc.buffer
+//       CHECK:   tcc.sort
+//       CHECK:   return
+func.func @zero_size_intermediate(%x: tensor<3x0x5xf32>, %y: tensor<0x5xf32>) -> tensor<3x0x5xf32> {
+  %0 = tcc.exp %y : (tensor<0x5xf32>) -> tensor<0x5xf32>
+  %v, %i = tcc.sort %0 : (tensor<0x5xf32>) -> (tensor<0x5xf32>, tensor<0x5xi64>)
+  %1 = tcc.mul %x, %v : (tensor<3x0x5xf32>, tensor<0x5xf32>) -> tensor<3x0x5xf32>
+  return %1 : tensor<3x0x5xf32>
+}

@@ -2359,29 +2359,58 @@ FailureOr<Value> depthSpace(NodeContext &c, bool toSpace) {
   return reshapeTo(c, p, last, true);
 }
 
-/// Trilu on static trailing dims: a select with an import-time mask.
+/// Trilu: a select with a mask of the last two dims, j - i >= k (upper) or
+/// <= k (lower). Static dims and a constant k give an import-time mask;
+/// otherwise (a causal mask of a run-time sequence length, a run-time k)
+/// the mask is built from two tcc.iota of the dims and k.
 FailureOr<Value> trilu(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
-  if (t.getRank() < 2 || t.isDynamicDim(t.getRank() - 1) ||
-      t.isDynamicDim(t.getRank() - 2))
-    return c.fail("expects static trailing dims");
-  int64_t k = 0;
+  int64_t rank = t.getRank();
+  if (rank < 2)
+    return c.fail("expects a rank of 2 or more");
+  std::optional<int64_t> k = 0;
   if (c.operand(1)) {
+    if (typeOf(c.operand(1)).getNumElements() != 1)
+      return c.fail("k must have one element");
     auto kk = c.constantInts(1);
-    if (!kk || kk->size() != 1)
-      return c.fail("k must be known at import time");
-    k = kk->front();
+    k = kk ? std::optional<int64_t>(kk->front()) : std::nullopt;
   }
   bool upper = c.intAttr("upper", 1) != 0;
-  int64_t rows = t.getDimSize(t.getRank() - 2), cols = t.getDimSize(t.getRank() - 1);
-  SmallVector<bool> mask;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      mask.push_back(upper ? j - i >= k : j - i <= k);
-  auto type = RankedTensorType::get({rows, cols}, c.b.getI1Type());
-  Value m = ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(type, mask));
+  int64_t rows = t.getDimSize(rank - 2), cols = t.getDimSize(rank - 1);
   Ops o{c, elementOf(x)};
+  if (k && !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(cols)) {
+    SmallVector<bool> mask;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        mask.push_back(upper ? j - i >= *k : j - i <= *k);
+    auto type = RankedTensorType::get({rows, cols}, c.b.getI1Type());
+    Value m = ConstantOp::create(c.b, c.loc, DenseElementsAttr::get(type, mask));
+    return c.build1("tcc.select", {m, x, o.k(0.0)});
+  }
+  Type i64 = c.b.getI64Type();
+  Ops io{c, i64};
+  // iota along dim d of x, shaped [n, 1] (rows) or [n] (columns).
+  auto positions = [&](int64_t d) -> FailureOr<Value> {
+    int64_t n = t.getDimSize(d);
+    Value len = TRY(knownValue(c, {knownDim(x, d)}, /*scalar=*/false));
+    return c.build1("tcc.iota", {len}, {}, RankedTensorType::get({n}, i64));
+  };
+  Value i = TRY(reshapeTo(c, TRY(positions(rank - 2)), {rows, 1}, true));
+  Value j = TRY(positions(rank - 1));
+  Value diff = TRY(io.bin("sub", j, i));
+  Value kv;
+  if (k) {
+    kv = io.k(double(*k));
+  } else {
+    kv = c.operand(1);
+    if (elementOf(kv) != i64)
+      kv = TRY(c.build1("tcc.cast", {kv}, {}, typeOf(kv).clone(i64)));
+    kv = TRY(reshapeTo(c, kv, {}, true));
+  }
+  Value m = TRY(c.build1("tcc.cmp", {diff, kv},
+                         {c.named("predicate",
+                                  c.b.getStringAttr(upper ? "ge" : "le"))}));
   return c.build1("tcc.select", {m, x, o.k(0.0)});
 }
 
