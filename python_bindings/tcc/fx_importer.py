@@ -1581,6 +1581,58 @@ def _view(c: _Ctx):
     return c.imp.reshape(x, shape)
 
 
+@_register(aten.as_strided, aten.as_strided_copy)
+def _as_strided(c: _Ctx):
+    """as_strided over a contiguous input whose sizes and strides are a
+    permuted row-major layout of a block of it (what a permute, transpose,
+    expand or narrowing view writes once functionalization turns it into
+    as_strided: convnext's layer scale): the block cut from the flat
+    input at the offset, reshaped to the sizes in stride order and
+    transposed back; stride-0 dims are a broadcast, size-1 dims any
+    stride. Other layouts (overlapping or gapped windows) are not
+    supported."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    src = c.node.args[0]
+    m = _meta(src) if isinstance(src, torch.fx.Node) else None
+    if not isinstance(m, torch.Tensor) or not m.is_contiguous():
+        raise _Unsupported("as_strided of a non-contiguous input")
+    vals = [c.get("size"), c.get("stride"), c.get("storage_offset", 0) or 0]
+    if any(isinstance(v, _S) for v in [*vals[0], *vals[1], vals[2]]) or \
+            not all(_is_static(d) for d in x.shape):
+        raise _Unsupported("as_strided with symbolic sizes, strides or offset")
+    size, stride, offset = [int(v) for v in vals[0]], [int(v) for v in vals[1]], int(vals[2])
+    numel = 1
+    for d in x.shape:
+        numel *= _static(d)
+    if any(n == 0 for n in size):
+        raise _Unsupported("as_strided to an empty tensor")
+    # The dims that move through memory, outermost (largest stride) first.
+    moving = sorted((d for d in range(len(size)) if size[d] > 1 and stride[d] != 0),
+                    key=lambda d: -stride[d])
+    span = 1
+    for d in reversed(moving):
+        if stride[d] != span:
+            raise _Unsupported(f"as_strided layout size={size} stride={stride} "
+                               "is not a permuted row-major block")
+        span *= size[d]
+    if offset < 0 or offset + span > numel:
+        raise _Unsupported("as_strided past the end of its input")
+    flat = imp.reshape(x, (numel,))
+    if offset != 0 or span != numel:
+        flat = imp.slice(flat, [offset], [offset + span], [1], (span,))
+    block = imp.reshape(flat, tuple(size[d] for d in moving))
+    if moving != sorted(moving):
+        order = sorted(range(len(moving)), key=lambda i: moving[i])
+        block = imp.transpose(block, order)
+    kept = tuple(size[d] if d in moving else 1 for d in range(len(size)))
+    out = imp.reshape(block, kept)
+    if kept != tuple(size):
+        out = imp.broadcast(out, tuple(size))
+    return out
+
+
 @_register(aten.permute)
 def _permute(c: _Ctx):
     x = c.tensor("self")

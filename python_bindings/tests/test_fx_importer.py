@@ -387,3 +387,19 @@ def test_torchvision_nms_and_batched_nms():
         check(Detect(), inputs, batches=(3,), dynamic=())
     finally:
         torch._dynamo.config.capture_dynamic_output_shape_ops = old
+
+
+class Strided(torch.nn.Module):
+    """as_strided views: a transpose, a block at an offset with a
+    broadcast dim, and a permuted 3-D block (what functionalization writes
+    for permute/expand/narrow views)."""
+
+    def forward(self, x):
+        t = torch.as_strided(x, (6, 4), (1, 6))                  # x.view(4, 6).t()
+        b = torch.as_strided(x, (2, 3, 5), (5, 0, 1), 4)         # rows of 5 from 4, repeated
+        p = torch.as_strided(x, (3, 2, 4), (1, 12, 3))           # a permuted block
+        return t * 2, b + 1, p - 1
+
+
+def test_as_strided_views():
+    check(Strided(), lambda b: [torch.randn(24)], batches=(1,), dynamic=())
