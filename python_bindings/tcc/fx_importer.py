@@ -1599,6 +1599,20 @@ def _as_strided(c: _Ctx):
     if not isinstance(m, torch.Tensor) or not m.is_contiguous():
         raise _Unsupported("as_strided of a non-contiguous input")
     vals = [c.get("size"), c.get("stride"), c.get("storage_offset", 0) or 0]
+    # The input's own layout (any stride on size-1 dims, symbolic sizes
+    # too: a batch-dynamic restride of [B, C, 1, 1]): x itself.
+    ex = [imp.expr(v.expr if isinstance(v, _S) else v) for v in vals[0]]
+    if imp.expr(vals[2].expr if isinstance(vals[2], _S) else vals[2]) == 0 and \
+            len(ex) == x.rank and all(sympy.simplify(a - b) == 0 for a, b in zip(ex, x.shape)):
+        contiguous, ok = 1, True
+        for d in reversed(range(x.rank)):
+            st = vals[1][d]
+            st = imp.expr(st.expr if isinstance(st, _S) else st)
+            if x.shape[d] != 1 and sympy.simplify(st - contiguous) != 0:
+                ok = False
+            contiguous = contiguous * x.shape[d]
+        if ok:
+            return x
     if any(isinstance(v, _S) for v in [*vals[0], *vals[1], vals[2]]) or \
             not all(_is_static(d) for d in x.shape):
         raise _Unsupported("as_strided with symbolic sizes, strides or offset")

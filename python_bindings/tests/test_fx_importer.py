@@ -401,5 +401,18 @@ class Strided(torch.nn.Module):
         return t * 2, b + 1, p - 1
 
 
+class Restride(torch.nn.Module):
+    """as_strided to the input's own sizes with other strides on its size-1
+    dims, the batch dynamic (convnext's layer scale under AOTAutograd)."""
+
+    def forward(self, x):
+        y = x * 2
+        return torch.as_strided(y, y.shape, (y.shape[1], 1, y.shape[1], y.shape[1])) + 1
+
+
 def test_as_strided_views():
     check(Strided(), lambda b: [torch.randn(24)], batches=(1,), dynamic=())
+
+
+def test_as_strided_restride_with_a_dynamic_batch():
+    check(Restride(), randn(8, 1, 1))
