@@ -1506,6 +1506,35 @@ _register(aten.amin)(_reduce("reduce_min", "dim"))
 _register(aten.prod)(_reduce("reduce_prod", "dim"))
 
 
+@_register(aten.any, aten.all)
+def _any_all(c: _Ctx):
+    """any / all over dims (None: every dim) as counts: any is "some x != 0"
+    and all "no x == 0", each a sum of flags as i64 (over no elements 0:
+    any False, all True, PyTorch's values)."""
+    imp = c.imp
+    shape, _ = c.out()
+    x = c.tensor("self")
+    is_any = _packet(c.node.target) is aten.any
+    dims = c.raw.get("dim")
+    if isinstance(dims, int):
+        dims = [dims]
+    if x.rank == 0:
+        return imp.cast(x, torch.bool)
+    if not dims:
+        dims = list(range(x.rank))
+    axes = sorted({_norm_dim(int(d), x.rank) for d in dims})
+    flags = imp.cast(imp.cast(x, torch.bool), torch.int64)
+    zero = imp.const(0, torch.int64)
+    if not is_any:  # x == 0
+        flags = imp.cast(imp.op("cmp", [flags, zero], flags.shape, torch.bool,
+                                'predicate = "eq"'), torch.int64)
+    keep = ", keep_dims = true" if c.raw.get("keepdim", False) else ""
+    count = imp.op("reduce_sum", [flags], shape, torch.int64,
+                   f"axes = {_i64_array(axes)}{keep}")
+    return imp.op("cmp", [count, zero], shape, torch.bool,
+                  f'predicate = "{"ne" if is_any else "eq"}"')
+
+
 @_register(aten.var, aten.var_mean)
 def _var(c: _Ctx):
     """var = sum((x - mean)^2) / (N - correction); var_mean adds the mean."""

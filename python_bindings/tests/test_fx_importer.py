@@ -416,3 +416,20 @@ def test_as_strided_views():
 
 def test_as_strided_restride_with_a_dynamic_batch():
     check(Restride(), randn(8, 1, 1))
+
+
+class AnyAll(torch.nn.Module):
+    """torch.any / torch.all over every dim, one dim (keepdim too) and an
+    empty dim (False and True), and F.one_hot, whose range check is an
+    any."""
+
+    def forward(self, x, i):
+        pos = x > 0
+        empty = x[:, :0] > 0
+        return (pos.any(), pos.all(dim=1), x.any(dim=0, keepdim=True),
+                empty.any(dim=1), empty.all(dim=1),
+                torch.nn.functional.one_hot(i, 10) * 2)
+
+
+def test_any_all_and_one_hot():
+    check(AnyAll(), lambda b: [torch.randn(b, 6).relu(), torch.randint(0, 10, (b, 3))])

@@ -941,6 +941,15 @@ mlir::tcc::cpu::groupCanonicalizationPatterns(MLIRContext *ctx) {
 LogicalResult mlir::tcc::cpu::tileAndVectorizeGroup(
     fusion::GroupOp group, int64_t lanes,
     const FrozenRewritePatternSet &canonicalize) {
+  // A static size-0 loop anywhere: the group computes nothing (its loops
+  // never run) and MLIR's tile-size computation does not take an empty
+  // range, so it is left untiled.
+  bool empty = false;
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    empty |= llvm::is_contained(op.getStaticLoopRanges(), 0);
+  });
+  if (empty)
+    return success();
   std::optional<RootTiling> tiling = chooseRootTiling(group, lanes);
   if (!tiling)
     return success();
