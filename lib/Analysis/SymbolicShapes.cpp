@@ -821,7 +821,7 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
     return visitGroup(group);
   // Recurrences (y and the states) and sort (values and indices) are the
   // multi-result ops with a rule.
-  if (!isa<LSTMOp, GRUOp, RNNOp, SortOp>(op) &&
+  if (!isa<LSTMOp, GRUOp, RNNOp, SortOp, TopKOp>(op) &&
       (op->getNumResults() != 1 ||
        !isa<RankedTensorType>(op->getResult(0).getType()))) {
     for (Value r : op->getResults())
@@ -886,6 +886,13 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
       })
       .Case([&](GatherElementsOp g) { return visitLike(op, g.getIndices()); })
       .Case([&](CumsumOp c) { return visitLike(op, c.getX()); })
+      .Case([&](TopKOp tk) -> LogicalResult {
+        SmallVector<AffineExpr> out = shapeOf(tk.getX());
+        out[*normalizeAxis(tk.getAxis(), out.size())] = cst(tk.getK());
+        if (failed(set(tk.getValues(), out, op)))
+          return failure();
+        return set(tk.getIndices(), out, op);
+      })
       .Case([&](SortOp so) -> LogicalResult {
         if (failed(visitLike(op, so.getX())))
           return failure();

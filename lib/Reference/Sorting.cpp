@@ -1,9 +1,10 @@
-//===- Sorting.cpp - Reference kernels of tcc.sort and tcc.nms --*- C++ -*-===//
+//===- Sorting.cpp - Reference kernels of sort, topk and nms ----*- C++ -*-===//
 //
-// tcc.sort: a std::stable_sort of the positions of each row, written apart
-// from the lowering's keyed sorting network so that it can check it:
-// floats compare as doubles with NaN above everything (below when
-// descending) and -0.0 equal to 0.0, integers exactly. tcc.nms:
+// tcc.sort and tcc.topk: a std::stable_sort of the positions of each row
+// (its first k for topk), written apart from the lowering's keyed sorting
+// network and selection passes so that it can check them: floats compare
+// as doubles with NaN above everything (below when descending) and -0.0
+// equal to 0.0, integers exactly. tcc.nms:
 // onnxruntime's greedy loop over a stable descending sort of each (batch,
 // class) row, IoU in the boxes' type (float for f16 and bf16, as compiled
 // code computes it) so that values on the threshold decide alike.
@@ -19,22 +20,25 @@
 
 namespace tcc::reference::detail {
 
-static mlir::LogicalResult evalSort(OpState &s) {
-  if (failed(s.checkArity(1, 1, 2)))
-    return mlir::failure();
+/// The first `k` (every position when k < 0) of each row's stable sort.
+static mlir::LogicalResult sortRows(OpState &s, int64_t rawAxis,
+                                    bool descending, int64_t k) {
   const HostTensor &x = s.operands[0];
-  mlir::FailureOr<int64_t> rawAxis = s.getInt("axis", -1);
-  if (failed(rawAxis))
-    return mlir::failure();
-  mlir::FailureOr<int64_t> axis = s.normalizeAxis(*rawAxis, x.rank());
-  mlir::FailureOr<bool> descending = s.getBool("descending", false);
-  if (failed(axis) || failed(descending))
-    return mlir::failure();
-  HostTensor *values = s.makeResult(0, x.shape);
-  HostTensor *indices = values ? s.makeResult(1, x.shape) : nullptr;
-  if (!indices)
+  mlir::FailureOr<int64_t> axis = s.normalizeAxis(rawAxis, x.rank());
+  if (failed(axis))
     return mlir::failure();
   int64_t len = x.shape[*axis];
+  if (k < 0)
+    k = len;
+  if (k > len)
+    return s.fail("k = " + std::to_string(k) + " exceeds the dim " +
+                  std::to_string(len) + " along the axis");
+  std::vector<int64_t> outShape = x.shape;
+  outShape[*axis] = k;
+  HostTensor *values = s.makeResult(0, outShape);
+  HostTensor *indices = values ? s.makeResult(1, outShape) : nullptr;
+  if (!indices)
+    return mlir::failure();
   int64_t inner = 1;
   for (int64_t d = *axis + 1; d < x.rank(); ++d)
     inner *= x.shape[d];
@@ -43,28 +47,52 @@ static mlir::LogicalResult evalSort(OpState &s) {
   std::vector<int64_t> order(len);
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
-      auto at = [&](int64_t k) { return (o * len + k) * inner + i; };
+      auto at = [&](int64_t p) { return (o * len + p) * inner + i; };
+      auto out = [&](int64_t p) { return (o * k + p) * inner + i; };
       // a before b, strictly (equal elements keep their order).
       auto before = [&](int64_t a, int64_t b) {
         if (isInt) {
           int64_t va = getInt(x, at(a)), vb = getInt(x, at(b));
-          return *descending ? va > vb : va < vb;
+          return descending ? va > vb : va < vb;
         }
         double va = x.getDouble(at(a)), vb = x.getDouble(at(b));
         bool na = std::isnan(va), nb = std::isnan(vb);
         if (na || nb) // NaN is the largest value.
-          return *descending ? na && !nb : !na && nb;
-        return *descending ? va > vb : va < vb;
+          return descending ? na && !nb : !na && nb;
+        return descending ? va > vb : va < vb;
       };
       std::iota(order.begin(), order.end(), int64_t(0));
       std::stable_sort(order.begin(), order.end(), before);
-      for (int64_t k = 0; k < len; ++k) {
-        setInt(*indices, at(k), order[k]);
-        copyElement(x, at(order[k]), *values, at(k));
+      for (int64_t p = 0; p < k; ++p) {
+        setInt(*indices, out(p), order[p]);
+        copyElement(x, at(order[p]), *values, out(p));
       }
     }
   }
   return mlir::success();
+}
+
+static mlir::LogicalResult evalSort(OpState &s) {
+  if (failed(s.checkArity(1, 1, 2)))
+    return mlir::failure();
+  mlir::FailureOr<int64_t> axis = s.getInt("axis", -1);
+  mlir::FailureOr<bool> descending = s.getBool("descending", false);
+  if (failed(axis) || failed(descending))
+    return mlir::failure();
+  return sortRows(s, *axis, *descending, -1);
+}
+
+static mlir::LogicalResult evalTopK(OpState &s) {
+  if (failed(s.checkArity(1, 1, 2)))
+    return mlir::failure();
+  mlir::FailureOr<int64_t> axis = s.getInt("axis", -1);
+  mlir::FailureOr<int64_t> k = s.getInt("k");
+  mlir::FailureOr<bool> largest = s.getBool("largest", true);
+  if (failed(axis) || failed(k) || failed(largest))
+    return mlir::failure();
+  if (*k < 0)
+    return s.fail("k = " + std::to_string(*k) + " is negative");
+  return sortRows(s, *axis, *largest, *k);
 }
 
 template <typename T>
@@ -180,6 +208,7 @@ static mlir::LogicalResult evalNms(OpState &s) {
 
 void registerSortingKernels(KernelTable &t) {
   t["tcc.sort"] = evalSort;
+  t["tcc.topk"] = evalTopK;
   t["tcc.nms"] = evalNms;
 }
 

@@ -98,7 +98,7 @@ Role classify(Operation *op) {
 /// network (each lowered to an scf.for of its own, not tiled).
 bool isStandaloneKernel(Operation *op) {
   return isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
-             ScatterNDOp, SortOp, NmsOp>(op);
+             ScatterNDOp, SortOp, TopKOp, NmsOp>(op);
 }
 
 /// Ops whose result is a view of their input (no kernel, no copy).

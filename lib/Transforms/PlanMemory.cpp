@@ -274,7 +274,8 @@ bool definesPlannableBuffers(Operation &op) {
   // sort's loops). Loops (an expanded recurrence) keep their carried
   // buffers.
   return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
-              ScatterNDOp, SortOp, NmsOp, ReshapeOp, SliceOp,
+              ScatterNDOp, SortOp, TopKOp, NmsOp, ReshapeOp,
+              SliceOp,
               scf::ForOp, tensor::EmptyOp, func::CallOp>(op) &&
          !op.hasTrait<OpTrait::ReturnLike>() &&
          !op.hasTrait<OpTrait::ConstantLike>();

@@ -2599,23 +2599,28 @@ def _sort(c: _Ctx):
 
 @_register(aten.topk)
 def _topk(c: _Ctx):
-    """The first k of a tcc.sort (descending for largest): a slice for a
-    static k along a static dim, else a gather at iota(k), which checks
-    k <= dim at run time (a SymInt k: SSD's min(u0, candidates))."""
+    """A static k is one tcc.topk (selection passes for a small k, else the
+    first k of a sort); a SymInt k (SSD's min(u0, candidates)) is a
+    tcc.sort gathered at iota(k), which checks k <= dim at run time."""
     imp = c.imp
     x = c.tensor("self")
     k = c.get("k")
     shape, _ = c.out(0)
+    largest = bool(c.get("largest", True))
     if x.rank == 0:
         zero = imp.tensor_const(torch.zeros((), dtype=torch.int64))
         return [x, zero]
-    values, indices, axis = _sort_along(c, x, c.int("dim", -1), bool(c.get("largest", True)))
-    if not isinstance(k, _S) and _is_static(x.shape[axis]):
-        starts, ends, steps = [0] * x.rank, [INT64_MAX] * x.rank, [1] * x.rank
-        ends[axis] = int(k)
-        ishape = tuple(shape)
-        return [imp.slice(values, starts, ends, steps, shape),
-                imp.slice(indices, starts, ends, steps, ishape)]
+    if not isinstance(k, _S):
+        axis = _norm_dim(c.int("dim", -1), x.rank)
+        r = imp.fresh()
+        ty = _ttype(x.shape, x.dtype)
+        vty, ity = _ttype(shape, x.dtype), _ttype(shape, torch.int64)
+        flag = "true" if largest else "false"
+        imp.emit(f"{r}:2 = tcc.topk {imp.use(x)} {{axis = {axis} : i64, k = {int(k)} : i64, "
+                 f"largest = {flag}}} : ({ty}) -> ({vty}, {ity})")
+        out = tuple(imp.expr(d) for d in shape)
+        return [_T(out, x.dtype, ssa=f"{r}#0"), _T(out, torch.int64, ssa=f"{r}#1")]
+    values, indices, axis = _sort_along(c, x, c.int("dim", -1), largest)
     n = shape[axis]
     length = imp.shape_operand((n,))
     ssa = imp.fresh()

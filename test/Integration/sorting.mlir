@@ -73,3 +73,30 @@ func.func @top2(%x: tensor<?x?xf32>) -> tensor<?x2xi64> {
   %k = tcc.slice %i {starts = array<i64: 0, 0>, ends = array<i64: 9223372036854775807, 2>} : (tensor<?x?xi64>) -> tensor<?x2xi64>
   return %k : tensor<?x2xi64>
 }
+
+// tcc.topk: k selection passes for a small k (here 3 and 16), the first k
+// of a sort otherwise (k = 40; and f64, whose keys do not pack), against
+// hand values and the reference. x = [1, 3, 2, 3, nan]: the largest 3 are
+// nan(4), 3(1), 3(3); the smallest 3: 1(0), 2(2), 3(1).
+// RUN: tcc-run %s --function=topk_small --input="1x5xf32=1 3 2 3 nan" --expected_output="1x3xf32=nan 3 3" --expected_output="1x3xi64=4 1 3" --expected_output="1x3xf32=1 2 3" --expected_output="1x3xi64=0 2 1" | FileCheck %s --check-prefix=TOPK
+// RUN: tcc-run %s --function=topk_small --reference --input="1x5xf32=1 3 2 3 nan" --expected_output="1x3xf32=nan 3 3" --expected_output="1x3xi64=4 1 3" --expected_output="1x3xf32=1 2 3" --expected_output="1x3xi64=0 2 1" | FileCheck %s --check-prefix=TOPK
+// RUN: tcc-run %s --function=topk_small --input=37x1000xf32=random --check-reference | FileCheck %s --check-prefix=TOPKREF
+// RUN: tcc-run %s --function=topk_kinds --input=5x300xf32=random --input=40x300xf32=random --input=3x50xf64=random --input=4x64xi32=random --check-reference | FileCheck %s --check-prefix=KINDS
+// RUN: not tcc-run %s --function=topk_small --input=2x2xf32=random 2>&1 | FileCheck %s --check-prefix=BIGK
+// TOPK: [SUCCESS] result[3] matches (1x3xi64)
+// TOPKREF: [SUCCESS] result[3] matches the reference
+// KINDS: [SUCCESS] result[7] matches the reference
+// BIGK: tcc.topk: k = 3 exceeds the dim along the axis
+func.func @topk_small(%x: tensor<?x?xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32>, tensor<?x3xi64>) {
+  %v, %i = tcc.topk %x {k = 3 : i64} : (tensor<?x?xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>)
+  %w, %j = tcc.topk %x {k = 3 : i64, largest = false} : (tensor<?x?xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>)
+  return %v, %i, %w, %j : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32>, tensor<?x3xi64>
+}
+func.func @topk_kinds(%x: tensor<?x300xf32>, %w: tensor<40x300xf32>, %y: tensor<3x50xf64>, %z: tensor<4x64xi32>)
+    -> (tensor<?x16xf32>, tensor<?x16xi64>, tensor<40x300xf32>, tensor<40x300xi64>, tensor<3x5xf64>, tensor<3x5xi64>, tensor<4x7xi32>, tensor<4x7xi64>) {
+  %a, %ai = tcc.topk %x {k = 16 : i64, axis = 1 : i64} : (tensor<?x300xf32>) -> (tensor<?x16xf32>, tensor<?x16xi64>)
+  %b, %bi = tcc.topk %w {k = 40 : i64, axis = 0 : i64, largest = false} : (tensor<40x300xf32>) -> (tensor<40x300xf32>, tensor<40x300xi64>)
+  %c, %ci = tcc.topk %y {k = 5 : i64} : (tensor<3x50xf64>) -> (tensor<3x5xf64>, tensor<3x5xi64>)
+  %d, %di = tcc.topk %z {k = 7 : i64} : (tensor<4x64xi32>) -> (tensor<4x7xi32>, tensor<4x7xi64>)
+  return %a, %ai, %b, %bi, %c, %ci, %d, %di : tensor<?x16xf32>, tensor<?x16xi64>, tensor<40x300xf32>, tensor<40x300xi64>, tensor<3x5xf64>, tensor<3x5xi64>, tensor<4x7xi32>, tensor<4x7xi64>
+}

@@ -215,9 +215,6 @@
 // RUN: tcc-import-onnx %onnx_data/node/test_hannwindow/model.onnx --bind-input=0=%onnx_data/node/test_hannwindow/test_data_set_0/input_0.pb | FileCheck %s --check-prefix=HANN
 // HANN:   tcc.constant dense<[0.000000e+00, 0.0954915061, 0.345491499, 0.654508471, 0.904508471, 1.000000e+00, 0.904508471, {{.+}}]> : tensor<10xf32>
 
-// TopK (k = 3 bound): an ascending tcc.sort (smallest), both results cut
-// to their first 3 by a slice.
+// TopK (k = 3 bound): one tcc.topk (smallest).
 // RUN: tcc-import-onnx %onnx_data/node/test_top_k_smallest/model.onnx --bind-input=1=%onnx_data/node/test_top_k_smallest/test_data_set_0/input_1.pb | FileCheck %s --check-prefix=TOPK
-// TOPK:   %[[V:.+]], %[[I:.+]] = tcc.sort %arg0 {axis = 1 : i64} : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xi64>)
-// TOPK:   tcc.slice %[[V]] {ends = array<i64: 9223372036854775807, 3>, starts = array<i64: 0, 0>} : (tensor<3x4xf32>) -> tensor<3x3xf32>
-// TOPK:   tcc.slice %[[I]] {ends = array<i64: 9223372036854775807, 3>, starts = array<i64: 0, 0>} : (tensor<3x4xi64>) -> tensor<3x3xi64>
+// TOPK:   tcc.topk %arg0 {axis = 1 : i64, k = 3 : i64, largest = false} : (tensor<3x4xf32>) -> (tensor<3x3xf32>, tensor<3x3xi64>)

@@ -58,7 +58,7 @@
 // TopK with a run-time k (2 here) along a dynamic axis: a descending
 // tcc.sort gathered at iota(k); equal values keep their order ([1 5 2 5]:
 // 5 at 1, then 5 at 3). The smallest 2 along the static axis 0 with a
-// constant k are a slice of an ascending sort. k beyond the dim fails the
+// constant k are one tcc.topk. A run-time k beyond the dim fails the
 // gather's range check.
 // RUN: tcc-import-onnx %S/Inputs/runtime_topk.textproto -o %t.topk.mlir
 // RUN: FileCheck %s --check-prefix=TOPKIR < %t.topk.mlir
@@ -67,8 +67,7 @@
 // RUN: not tcc-run %t.topk.mlir --input="3x4xf32=random" --input="1xi64=5" 2>&1 | FileCheck %s --check-prefix=TOPKBIG
 // TOPKIR: tcc.sort %arg0 {axis = 1 : i64, descending = true}
 // TOPKIR: tcc.iota %arg1 : (tensor<1xi64>) -> tensor<?xi64>
-// TOPKIR: tcc.sort %arg0 {axis = 0 : i64}
-// TOPKIR: tcc.slice
+// TOPKIR: tcc.topk %arg0 {axis = 0 : i64, k = 2 : i64, largest = false}
 // TOPK: [SUCCESS] result[3] matches (2x4xi64)
 // TOPKREF: [SUCCESS] result[3] matches the reference
 // TOPKBIG: tcc.gather: index out of range

@@ -23,3 +23,16 @@ func.func @sort_shapes(%x: tensor<?x?xf32>, %y: tensor<?x16xi64>) -> (tensor<?x?
   %e = tcc.exp %v : (tensor<?x?xf32>) -> tensor<?x?xf32>
   return %e, %s : tensor<?x?xf32>, tensor<?x?xi64>
 }
+
+// tcc.topk's results are x's shape with k along the axis; it stays out
+// of groups too.
+// SYM-LABEL: func.func @topk_shapes
+//       SYM:   tcc.topk {{.*}}tcc.shapes = [#tcc.shape<[s0, 5]>, #tcc.shape<[s0, 5]>]{{.*}} -> (tensor<?x5xf32>, tensor<?x5xi64>)
+// PLAN-LABEL: func.func @topk_shapes
+//   PLAN-NOT:   fusion.group "{{.*}}"{{.*}}tcc.topk
+//       PLAN:   tcc.topk
+func.func @topk_shapes(%x: tensor<?x?xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>) {
+  %e = tcc.exp %x : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %v, %i = tcc.topk %e {k = 5 : i64} : (tensor<?x?xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+  return %v, %i : tensor<?x5xf32>, tensor<?x5xi64>
+}

@@ -12,7 +12,9 @@
 // step vectorizes on the CPU and is an ordinary parallel kernel on the GPU. O(n log^2 n) compare-exchanges per
 // row, every row at once. The indices are the first n positions; the
 // values are read back from x at them, so -0.0 and NaN payloads come
-// through unchanged.
+// through unchanged. tcc.topk with a small k is k selection passes over
+// the row (one vectorizable reduction each, the packed words built from x
+// on the fly), otherwise the first k of a sort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -322,8 +324,166 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
   }
 };
 
+/// Rows selected by k passes instead of a sort up to this k.
+constexpr int64_t kSelectionMaxK = 16;
+
+/// tcc.topk. For keys of 32 bits or fewer and k <= kSelectionMaxK: k
+/// selection passes, pass r one reduction over the row computing the
+/// smallest packed (key, position) word above pass r-1's (the words are
+/// unique, so pass r finds the r-th of the sort's order), each word built
+/// from x on the fly; then the values read back at the positions.
+/// Otherwise the first k of a tcc.sort.
+struct TopKToSelection : OpRewritePattern<TopKOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TopKOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getX();
+    auto type = op.getX().getType();
+    int64_t rank = type.getRank();
+    int64_t axis = *normalizeAxis(op.getAxis(), rank);
+    int64_t k = op.getK();
+    bool descending = op.getLargest();
+    MLIRContext *ctx = rewriter.getContext();
+    Type i64 = rewriter.getI64Type();
+    auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    Value n = dims[axis];
+    Value kIndex = arith::ConstantIndexOp::create(rewriter, loc, k);
+    if (!getConstantIntValue(n))
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                                kIndex, n),
+          "tcc.topk: k = " + std::to_string(k) +
+              " exceeds the dim along the axis");
+    SmallVector<int64_t> outShape(type.getShape());
+    outShape[axis] = k;
+    SmallVector<Value> outDims(dims);
+    outDims[axis] = kIndex;
+    auto castTo = [&](Value v, RankedTensorType t) {
+      return v.getType() == t ? v : castChecked(rewriter, loc, v, t);
+    };
+
+    std::optional<int64_t> known = getConstantIntValue(n);
+    bool select = keyWidth(type.getElementType()) == 32 &&
+                  k <= kSelectionMaxK && (!known || *known <= (int64_t(1) << 32));
+    if (!select) {
+      auto sorted = SortOp::create(rewriter, loc, x,
+                                   rewriter.getI64IntegerAttr(axis),
+                                   rewriter.getBoolAttr(descending));
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          sizes = getAsOpFoldResult(outDims),
+          strides(rank, rewriter.getIndexAttr(1));
+      Value values = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(outShape, type.getElementType()),
+          sorted.getValues(), offsets, sizes, strides);
+      Value indices = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(outShape, i64),
+          sorted.getIndices(), offsets, sizes, strides);
+      rewriter.replaceOp(op, ValueRange{castTo(values, valuesType),
+                                        castTo(indices, indicesType)});
+      return success();
+    }
+    if (!known)
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ule, n,
+              arith::ConstantIndexOp::create(rewriter, loc, int64_t(1) << 32)),
+          "tcc.topk: more than 2^32 elements along the axis");
+
+    // A pass reduces the axis: its result has the other dims.
+    SmallVector<int64_t> rowShape;
+    SmallVector<Value> rowDims;
+    SmallVector<AffineExpr> rowExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis) {
+        rowShape.push_back(type.getDimSize(d));
+        rowDims.push_back(dims[d]);
+        rowExprs.push_back(getAffineDimExpr(d, ctx));
+      }
+    auto rowType = RankedTensorType::get(rowShape, i64);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap rowMap = AffineMap::get(rank, 0, rowExprs, ctx);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
+    Value none = i64Constant(rewriter, loc, -1);
+    Value lowMask = i64Constant(rewriter, loc, 0xFFFFFFFFll);
+    Value words = emptyTensor(rewriter, loc,
+                              RankedTensorType::get(outShape, i64), outDims);
+    Value prev;
+    for (int64_t r = 0; r < k; ++r) {
+      Value init = filledTensor(rewriter, loc, rowType, rowDims, none);
+      SmallVector<Value> ins = {x};
+      SmallVector<AffineMap> maps = {id};
+      if (prev) {
+        ins.push_back(prev);
+        maps.push_back(rowMap);
+      }
+      maps.push_back(rowMap);
+      Value best =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{rowType}, ins, ValueRange{init}, maps,
+              iterators,
+              [&](OpBuilder &b, Location l, ValueRange a) {
+                Value pos = arith::IndexCastOp::create(
+                    b, l, i64, linalg::IndexOp::create(b, l, axis));
+                Value key = arith::ExtUIOp::create(
+                    b, l, i64, sortKey(b, l, a[0], descending));
+                Value word = arith::OrIOp::create(
+                    b, l, arith::ShLIOp::create(b, l, key, i64Constant(b, l, 32)),
+                    pos);
+                if (prev)
+                  word = arith::SelectOp::create(
+                      b, l,
+                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt,
+                                            word, a[1]),
+                      word, i64Constant(b, l, -1));
+                linalg::YieldOp::create(
+                    b, l,
+                    ValueRange{arith::MinUIOp::create(b, l, word, a.back())});
+              })
+              .getResult(0);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(r);
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(d == axis ? OpFoldResult(rewriter.getIndexAttr(1))
+                                  : getAsOpFoldResult(dims[d]));
+      words = tensor::InsertSliceOp::create(rewriter, loc, best, words, offsets,
+                                            sizes, strides);
+      prev = best;
+    }
+
+    // The positions are the words' low halves; the values x at them.
+    auto outValues = RankedTensorType::get(outShape, type.getElementType());
+    auto outIndices = RankedTensorType::get(outShape, i64);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto gathered = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outValues, outIndices}, ValueRange{words},
+        ValueRange{emptyTensor(rewriter, loc, outValues, outDims),
+                   emptyTensor(rewriter, loc, outIndices, outDims)},
+        ArrayRef<AffineMap>{id, id, id}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value pos = arith::AndIOp::create(b, l, a[0], lowMask);
+          SmallVector<Value> idx = loopIndices(b, l, rank);
+          idx[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
+          Value v = tensor::ExtractOp::create(b, l, x, idx);
+          linalg::YieldOp::create(b, l, ValueRange{v, pos});
+        });
+    rewriter.replaceOp(op, ValueRange{castTo(gathered.getResult(0), valuesType),
+                                      castTo(gathered.getResult(1), indicesType)});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tcc::populateTCCSortToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<SortToBitonicNetwork>(patterns.getContext());
+  patterns.add<SortToBitonicNetwork, TopKToSelection>(patterns.getContext());
 }

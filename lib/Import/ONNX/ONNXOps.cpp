@@ -3431,10 +3431,10 @@ LogicalResult nonMaxSuppression(NodeContext &c) {
   return success();
 }
 
-/// TopK: a tcc.sort along the axis (descending for `largest`; equal
-/// values by index, as ONNX orders them), cut to its first k: a slice
-/// when k and the dim are known at import, else a gather at iota(k), which
-/// checks k <= dim at run time. k may be a run-time input.
+/// TopK: a tcc.topk for a k known at import (k selection passes for a
+/// small k, else the first k of a sort; equal values by index, as ONNX
+/// orders them); a run-time k is a tcc.sort gathered at iota(k), which
+/// checks k <= dim at run time.
 LogicalResult topK(NodeContext &c) {
   Value x = c.operand(0);
   RankedTensorType t = typeOf(x);
@@ -3454,41 +3454,32 @@ LogicalResult topK(NodeContext &c) {
                                                          : std::to_string(n))
                       .str());
   bool largest = c.intAttr("largest", 1) != 0;
+  if (k) {
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] = *k;
+    Operation *top = TRY(c.build(
+        "tcc.topk", {x},
+        {c.named("k", c.b.getI64IntegerAttr(*k)),
+         c.named("axis", c.b.getI64IntegerAttr(axis)),
+         c.named("largest", c.b.getBoolAttr(largest))},
+        TypeRange{t.clone(shape), RankedTensorType::get(shape, c.b.getI64Type())}));
+    llvm::append_range(c.results, top->getResults());
+    return success();
+  }
   Operation *sorted = TRY(c.build(
       "tcc.sort", {x},
       {c.named("axis", c.b.getI64IntegerAttr(axis)),
        c.named("descending", c.b.getBoolAttr(largest))},
       TypeRange{t, t.clone(c.b.getI64Type())}));
   Type i64 = c.b.getI64Type();
-  Value positions;
-  if (k && !ShapedType::isDynamic(n)) {
-    SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getRank(), INT64_MAX);
-    ends[axis] = *k;
-    for (Value r : sorted->getResults())
-      c.results.push_back(TRY(c.build1(
-          "tcc.slice", {r},
-          {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
-           c.named("ends", c.b.getDenseI64ArrayAttr(ends))})));
-    return success();
-  }
-  if (k) {
-    SmallVector<int64_t> values(*k);
-    std::iota(values.begin(), values.end(), int64_t(0));
-    positions = ConstantOp::create(
-        c.b, c.loc,
-        DenseElementsAttr::get(RankedTensorType::get({*k}, i64),
-                               ArrayRef(values)));
-  } else {
-    Value kv = c.operand(1);
-    if (typeOf(kv).getNumElements() != 1)
-      return c.fail("k must have one element");
-    if (elementOf(kv) != i64)
-      kv = TRY(c.build1("tcc.cast", {kv}, {},
-                        typeOf(kv).clone(i64)));
-    kv = TRY(reshapeTo(c, kv, {1}, true));
-    positions = TRY(c.build1("tcc.iota", {kv}, {},
-                             RankedTensorType::get({ShapedType::kDynamic}, i64)));
-  }
+  Value kv = c.operand(1);
+  if (typeOf(kv).getNumElements() != 1)
+    return c.fail("k must have one element");
+  if (elementOf(kv) != i64)
+    kv = TRY(c.build1("tcc.cast", {kv}, {}, typeOf(kv).clone(i64)));
+  kv = TRY(reshapeTo(c, kv, {1}, true));
+  Value positions = TRY(c.build1(
+      "tcc.iota", {kv}, {}, RankedTensorType::get({ShapedType::kDynamic}, i64)));
   for (Value r : sorted->getResults())
     c.results.push_back(TRY(c.build1(
         "tcc.gather", {r, positions},

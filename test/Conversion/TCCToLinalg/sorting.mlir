@@ -75,3 +75,40 @@ func.func @wide_keys(%x: tensor<?xf64>) -> tensor<?xi64> {
   %v, %i = tcc.sort %x : (tensor<?xf64>) -> (tensor<?xf64>, tensor<?xi64>)
   return %i : tensor<?xi64>
 }
+
+// -----
+
+// tcc.topk with k = 2: a check that k fits the dynamic dim, then two
+// selection passes, each a reduction over the axis of the packed words
+// built from x (the second keeps only words above the first's result),
+// inserted at their position of the [?, 2] words; then the values and
+// indices from the words' low halves.
+// CHECK-LABEL: func.func @topk_selection
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<4x?xf32>
+//       CHECK:   cf.assert %{{.+}}, "tcc.topk: k = 2 exceeds the dim along the axis"
+//       CHECK:   %[[FIRST:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]] : tensor<4x?xf32>)
+//       CHECK:     arith.shli %{{.+}}, %c32_i64
+//       CHECK:     arith.minui
+//       CHECK:   tensor.insert_slice %[[FIRST]] into %{{.+}}[0, 0] [4, 1] [1, 1]
+//       CHECK:   %[[SECOND:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]], %[[FIRST]] : tensor<4x?xf32>, tensor<4xi64>)
+//       CHECK:     arith.cmpi ugt
+//       CHECK:     arith.minui
+//       CHECK:   %[[WORDS:.+]] = tensor.insert_slice %[[SECOND]] into %{{.+}}[0, 1] [4, 1] [1, 1]
+//       CHECK:   %[[OUT:.+]]:2 = linalg.generic {{.*}} ins(%[[WORDS]] : tensor<4x2xi64>)
+//       CHECK:     arith.andi %{{.+}}, %c4294967295_i64
+//       CHECK:   return %[[OUT]]#0, %[[OUT]]#1
+func.func @topk_selection(%x: tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>) {
+  %v, %i = tcc.topk %x {k = 2 : i64} : (tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>)
+  return %v, %i : tensor<4x2xf32>, tensor<4x2xi64>
+}
+
+// -----
+
+// A k above the selection limit (17) is the first k of the sort's network.
+// CHECK-LABEL: func.func @topk_by_sort
+//       CHECK:   scf.for
+//       CHECK:   tensor.extract_slice %{{.+}}[0, 0] [4, 17] [1, 1]
+func.func @topk_by_sort(%x: tensor<4x100xf32>) -> tensor<4x17xi64> {
+  %v, %i = tcc.topk %x {k = 17 : i64} : (tensor<4x100xf32>) -> (tensor<4x17xf32>, tensor<4x17xi64>)
+  return %i : tensor<4x17xi64>
+}

@@ -1514,6 +1514,33 @@ func.func @rnn_state_batch(%x: tensor<5x2x8xf32>, %wih: tensor<16x8xf32>, %whh: 
   return %y : tensor<5x2x16xf32>
 }
 
+// -----
+
+func.func @topk_k_above_dim(%x: tensor<?x8xf32>) -> tensor<?x9xi64> {
+  // expected-error @+2 {{'tcc.topk' op k = 9 is outside [0, 8]}}
+  // expected-error @+1 {{'tcc.topk' op failed to infer returned types}}
+  %v, %i = tcc.topk %x {k = 9 : i64} : (tensor<?x8xf32>) -> (tensor<?x9xf32>, tensor<?x9xi64>)
+  return %i : tensor<?x9xi64>
+}
+
+// -----
+
+func.func @topk_axis_out_of_range(%x: tensor<?x8xf32>) -> tensor<?x8xi64> {
+  // expected-error @+2 {{'tcc.topk' op axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{'tcc.topk' op failed to infer returned types}}
+  %v, %i = tcc.topk %x {k = 1 : i64, axis = 2 : i64} : (tensor<?x8xf32>) -> (tensor<?x1xf32>, tensor<?x1xi64>)
+  return %i : tensor<?x1xi64>
+}
+
+// -----
+
+func.func @topk_result_shape(%x: tensor<?x8xf32>) -> tensor<?x2xi64> {
+  // expected-error @+2 {{'tcc.topk' op inferred type(s) 'tensor<?x3xf32>', 'tensor<?x3xi64>' are incompatible with return type(s) of operation 'tensor<?x3xf32>', 'tensor<?x2xi64>'}}
+  // expected-error @+1 {{'tcc.topk' op failed to infer returned types}}
+  %v, %i = tcc.topk %x {k = 3 : i64} : (tensor<?x8xf32>) -> (tensor<?x3xf32>, tensor<?x2xi64>)
+  return %i : tensor<?x2xi64>
+}
+
 //===----------------------------------------------------------------------===//
 // nms
 //===----------------------------------------------------------------------===//

@@ -482,3 +482,12 @@ func.func @nms(%b: tensor<1x?x4xf32>, %s: tensor<1x1x?xf32>, %c: tensor<2x?x4xf1
   %1 = tcc.nms %c, %t {center_point_box = true, iou_threshold = 0.0 : f64, max_output_per_class = 10 : i64, score_threshold = 0.25 : f64} : (tensor<2x?x4xf16>, tensor<2x3x?xf16>) -> tensor<?x3xi64>
   return %0, %1 : tensor<?x3xi64>, tensor<?x3xi64>
 }
+
+// CHECK-LABEL: func.func @topk
+//       CHECK:   tcc.topk %{{.+}} {k = 5 : i64} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+//       CHECK:   tcc.topk %{{.+}} {axis = 0 : i64, k = 2 : i64, largest = false} : (tensor<4x?xi32>) -> (tensor<2x?xi32>, tensor<2x?xi64>)
+func.func @topk(%x: tensor<?x1000xf32>, %y: tensor<4x?xi32>) -> (tensor<?x5xi64>, tensor<2x?xi32>) {
+  %v, %i = tcc.topk %x {k = 5 : i64} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+  %w, %j = tcc.topk %y {k = 2 : i64, axis = 0 : i64, largest = false} : (tensor<4x?xi32>) -> (tensor<2x?xi32>, tensor<2x?xi64>)
+  return %i, %w : tensor<?x5xi64>, tensor<2x?xi32>
+}

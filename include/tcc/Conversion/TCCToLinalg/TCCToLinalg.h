@@ -29,7 +29,8 @@ void populateTCCScanToLinalgPatterns(RewritePatternSet &patterns);
 /// that carry the result.
 void populateTCCScatterToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.sort: a bitonic sorting network, one parallel generic per step of
-/// host scf.for loops.
+/// host scf.for loops; tcc.topk: k selection passes (a small k) or the
+/// first k of a sort.
 void populateTCCSortToLinalgPatterns(RewritePatternSet &patterns);
 /// tcc.grid_sample: one generic over the result reading x at the grid's
 /// coordinates.

@@ -1759,6 +1759,33 @@ LogicalResult SortOp::verify() {
   return verifyAxisInRange(*this, getAxis(), getX().getType().getRank());
 }
 
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> l, Adaptor a,
+                                       SmallVectorImpl<Type> &t) {
+  StringRef name = getOperationName();
+  auto type = rankedOrNull(a.getX());
+  if (!type)
+    return fail(l, name, "expects a ranked tensor operand");
+  std::optional<int64_t> axis = normalizeAxis(a.getAxis(), type.getRank());
+  if (!axis || type.getRank() == 0)
+    return fail(l, name,
+                llvm::formatv("axis {0} is out of range for rank {1}",
+                              a.getAxis(), type.getRank())
+                    .str());
+  int64_t k = a.getK(), n = type.getDimSize(*axis);
+  if (k < 0 || (!ShapedType::isDynamic(n) && k > n))
+    return fail(l, name,
+                llvm::formatv("k = {0} is outside [0, {1}]", k, n).str());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*axis] = k;
+  t.push_back(type.clone(shape));
+  t.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+TCC_COMPATIBLE_RETURN_TYPES(TopKOp)
+
+LogicalResult TopKOp::verify() { return success(); }
+
 //===----------------------------------------------------------------------===//
 // MaskSelectOp, NonzeroOp
 //===----------------------------------------------------------------------===//

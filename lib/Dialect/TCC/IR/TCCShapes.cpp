@@ -237,6 +237,16 @@ LogicalResult SortOp::reifyResultShapes(OpBuilder &b,
   return success();
 }
 
+/// x's dims with k along the axis, for both results.
+LogicalResult TopKOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  SmallVector<OpFoldResult> dims = tensor::getMixedSizes(b, getLoc(), getX());
+  dims[*normalizeAxis(getAxis(), dims.size())] = b.getIndexAttr(getK());
+  shapes.push_back(dims);
+  shapes.push_back(dims);
+  return success();
+}
+
 LogicalResult Conv2dOp::reifyResultShapes(OpBuilder &b,
                                           ReifiedRankedShapedTypeDims &shapes) {
   Location loc = getLoc();

@@ -811,6 +811,30 @@ def TCC_SortOp : TCC_InferredOp<"sort"> {
   let hasVerifier = 1;
 }
 
+def TCC_TopKOp : TCC_InferredOp<"topk"> {
+  let summary = "the first k of a sort along `axis` (torch.topk, ONNX TopK with a constant k)";
+  let description = [{
+    The k largest elements along `axis` (the k smallest with `largest =
+    false`) in tcc.sort's order (descending for largest: NaN first, equal
+    values by position), with their positions: exactly the first k of
+    `tcc.sort {descending = largest}`. k is a constant, at most the dim
+    (checked at run time for a dynamic dim). A small k is found by k
+    selection passes over the row instead of a sort; a run-time k is a
+    sort cut by a gather.
+
+    Example:
+    ```mlir
+    %v, %i = tcc.topk %x {k = 5 : i64, axis = -1 : i64}
+        : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+    ```
+  }];
+  let arguments = (ins TCC_Tensor:$x, I64Attr:$k,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs TCC_Tensor:$values, RankedTensorOf<[I64]>:$indices);
+  let hasVerifier = 1;
+}
+
 def TCC_ConstantOp : TCC_Op<"constant", [ConstantLike, Pure,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "a constant tensor";
