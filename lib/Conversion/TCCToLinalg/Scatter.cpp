@@ -26,7 +26,6 @@
 #include "tcc/Conversion/TCCToLinalg/TCCToLinalg.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -35,13 +34,6 @@ using namespace mlir::tcc;
 using namespace mlir::tcc::lowering;
 
 namespace {
-
-/// The result's starting value: a copy of x in a buffer of its own.
-Value ownCopy(OpBuilder &b, Location loc, Value x) {
-  return bufferization::AllocTensorOp::create(
-             b, loc, cast<RankedTensorType>(x.getType()), ValueRange{}, x)
-      .getResult();
-}
 
 /// `old` combined with `update` by the op's reduction ("none": the update).
 Value combine(OpBuilder &b, Location l, StringRef reduction, Value old,

@@ -1,20 +1,22 @@
 //===- Sorting.cpp - tcc.sort to a bitonic sorting network ------*- C++ -*-===//
 //
 // tcc.sort becomes a bitonic sorting network along its axis. Every element
-// gets a 64-bit unsigned key that preserves the op's order (sortKey) and
-// its position; the axis is padded to a power of two P with keys ~0 at
-// positions >= n, so the padding sorts last. Sorting the (key, position)
-// pairs, which are unique, gives the stable order whatever the network
-// does with equal keys. The network is two host scf.for loops (log2 P
-// phases, each of 1..log2 P steps) around one parallel linalg.generic per
-// step: element i reads its partner i ^ 2^t with tensor.extract from a
-// copy of the step's input and keeps the smaller or the larger pair, so a
-// step vectorizes on the CPU and is an ordinary parallel kernel on the GPU. O(n log^2 n) compare-exchanges per
+// gets an unsigned key that preserves the op's order (sortKey) and its
+// position; keys of 32 bits or fewer share one i64 word with the position
+// (packWord), 64-bit keys take a word of their own. The axis is padded to
+// a power of two P with the largest key at positions >= n, so the padding
+// sorts last. Sorting the (key, position) pairs, which are unique, gives
+// the stable order whatever the network does with equal keys. The network
+// is two host scf.for loops (log2 P phases, each of 1..log2 P steps) around
+// one parallel linalg.generic per step: element i reads its partner
+// i ^ 2^t with tensor.extract from a copy of the step's input and keeps the
+// smaller or the larger pair, so a step vectorizes on the CPU and is an
+// ordinary parallel kernel on the GPU. O(n log^2 n) compare-exchanges per
 // row, every row at once. The indices are the first n positions; the
-// values are read back from x at them, so -0.0 and NaN payloads come
-// through unchanged. tcc.topk with a small k is k selection passes over
-// the row (one vectorizable reduction each, the packed words built from x
-// on the fly), otherwise the first k of a sort.
+// values are read back from x at them (readBack), so -0.0 and NaN payloads
+// come through unchanged. tcc.topk with a small k is k selection passes
+// over the row (one vectorizable reduction each, the packed words built
+// from x on the fly), otherwise the first k of a sort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +24,6 @@
 #include "tcc/Conversion/TCCToLinalg/TCCToLinalg.h"
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -120,17 +121,72 @@ std::pair<Value, Value> paddedLength(OpBuilder &b, Location l, Value n) {
           arith::IndexCastOp::create(b, l, index, log)};
 }
 
-Value ownCopy(OpBuilder &b, Location l, Value v) {
-  return bufferization::AllocTensorOp::create(
-             b, l, cast<RankedTensorType>(v.getType()), ValueRange{}, v)
-      .getResult();
-}
-
 SmallVector<Value> loopIndices(OpBuilder &b, Location l, int64_t rank) {
   SmallVector<Value> idx;
   for (int64_t d = 0; d < rank; ++d)
     idx.push_back(linalg::IndexOp::create(b, l, d));
   return idx;
+}
+
+/// A 32-bit key and its position in one i64 word: key high, position low,
+/// so that one unsigned compare orders the pair.
+Value packWord(OpBuilder &b, Location l, Value key32, Value pos) {
+  Value key = arith::ExtUIOp::create(b, l, b.getI64Type(), key32);
+  return arith::OrIOp::create(
+      b, l, arith::ShLIOp::create(b, l, key, i64Constant(b, l, 32)), pos);
+}
+
+/// Whether rows of n elements can pack positions into 32 bits: false for a
+/// static n above 2^32; a dynamic n is checked at run time (`what` names
+/// the op in the message).
+bool positionsFit32(OpBuilder &b, Location l, Value n, StringRef what) {
+  constexpr int64_t kLimit = int64_t(1) << 32;
+  if (std::optional<int64_t> known = getConstantIntValue(n))
+    return *known <= kLimit;
+  cf::AssertOp::create(
+      b, l,
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, n,
+                            arith::ConstantIndexOp::create(b, l, kLimit)),
+      (what + ": more than 2^32 elements along the axis").str());
+  return true;
+}
+
+/// The results of a sort or top-k from the positions in its order,
+/// `order` (words whose low half is the position when `packed`): the i64
+/// indices and x read at them, cast to the op's declared result types.
+SmallVector<Value> readBack(OpBuilder &b, Location loc, Value x, int64_t axis,
+                            Value order, bool packed, ArrayRef<Value> dims,
+                            Type valuesType, Type indicesType) {
+  auto orderType = cast<RankedTensorType>(order.getType());
+  int64_t rank = orderType.getRank();
+  auto outValues = orderType.clone(getElementTypeOrSelf(x.getType()));
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  auto gathered = linalg::GenericOp::create(
+      b, loc, TypeRange{outValues, orderType}, ValueRange{order},
+      ValueRange{emptyTensor(b, loc, outValues, dims),
+                 emptyTensor(b, loc, orderType, dims)},
+      ArrayRef<AffineMap>{id, id, id}, parallel,
+      [&](OpBuilder &b, Location l, ValueRange a) {
+        Value pos = a[0];
+        if (packed)
+          pos = arith::AndIOp::create(b, l, pos,
+                                      i64Constant(b, l, 0xFFFFFFFFll));
+        SmallVector<Value> idx = loopIndices(b, l, rank);
+        idx[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
+        Value v = tensor::ExtractOp::create(b, l, x, idx);
+        linalg::YieldOp::create(b, l, ValueRange{v, pos});
+      });
+  SmallVector<Value> results;
+  SmallVector<Type, 2> types = {valuesType, indicesType};
+  for (auto [r, t] : llvm::zip(gathered.getResults(), types)) {
+    Value v = r;
+    if (v.getType() != t)
+      v = castChecked(b, loc, v, cast<RankedTensorType>(t));
+    results.push_back(v);
+  }
+  return results;
 }
 
 struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
@@ -152,19 +208,7 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
 
     SmallVector<Value> dims = dimValues(rewriter, loc, x);
     Value n = dims[axis];
-    if (packed) {
-      std::optional<int64_t> known = getConstantIntValue(n);
-      if (known && *known > (int64_t(1) << 32))
-        packed = false;
-      else if (!known)
-        cf::AssertOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(
-                rewriter, loc, arith::CmpIPredicate::ule, n,
-                arith::ConstantIndexOp::create(rewriter, loc,
-                                               int64_t(1) << 32)),
-            "tcc.sort: more than 2^32 elements along the axis");
-    }
+    packed = packed && positionsFit32(rewriter, loc, n, "tcc.sort");
     unsigned words = packed ? 1 : 2;
     auto [p, log2p] = paddedLength(rewriter, loc, n);
     SmallVector<int64_t> paddedShape(type.getShape());
@@ -186,7 +230,6 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
                                        parallel, body)
           .getResults();
     };
-    Value lowMask = i64Constant(rewriter, loc, 0xFFFFFFFFll);
 
     // Keys and positions; the padding past n gets the largest key
     // (sorting after every element, which all have positions below n).
@@ -206,12 +249,10 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
           Value key = sortKey(b, l, v, descending);
           Value pos = arith::IndexCastOp::create(b, l, i64, i);
           if (packed) {
-            key = arith::ExtUIOp::create(b, l, i64, key);
-            key = arith::SelectOp::create(b, l, inRange, key, lowMask);
-            Value word = arith::OrIOp::create(
-                b, l, arith::ShLIOp::create(b, l, key, i64Constant(b, l, 32)),
-                pos);
-            linalg::YieldOp::create(b, l, ValueRange{word});
+            key = arith::SelectOp::create(
+                b, l, inRange, key,
+                arith::ConstantIntOp::create(b, l, b.getI32Type(), -1));
+            linalg::YieldOp::create(b, l, ValueRange{packWord(b, l, key, pos)});
             return;
           }
           key = arith::SelectOp::create(b, l, inRange, key,
@@ -297,29 +338,9 @@ struct SortToBitonicNetwork : OpRewritePattern<SortOp> {
     Value order = tensor::ExtractSliceOp::create(
         rewriter, loc, sortedType, network.getResults().back(), offsets, sizes,
         strides);
-    Value indicesInit = emptyTensor(rewriter, loc, sortedType, dims);
-    Value valuesInit = emptyTensor(rewriter, loc, type, dims);
-    auto gathered = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type, sortedType}, ValueRange{order},
-        ValueRange{valuesInit, indicesInit},
-        ArrayRef<AffineMap>{id, id, id}, parallel,
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Value pos = a[0];
-          if (packed)
-            pos = arith::AndIOp::create(b, l, pos, lowMask);
-          SmallVector<Value> idx = loopIndices(b, l, rank);
-          idx[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
-          Value v = tensor::ExtractOp::create(b, l, x, idx);
-          linalg::YieldOp::create(b, l, ValueRange{v, pos});
-        });
-    Value values = gathered.getResult(0), indices = gathered.getResult(1);
-    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-    if (indices.getType() != indicesType)
-      indices = castChecked(rewriter, loc, indices, indicesType);
-    if (values.getType() != op.getValues().getType())
-      values = castChecked(rewriter, loc, values,
-                           cast<RankedTensorType>(op.getValues().getType()));
-    rewriter.replaceOp(op, ValueRange{values, indices});
+    rewriter.replaceOp(op, readBack(rewriter, loc, x, axis, order, packed,
+                                    dims, op.getValues().getType(),
+                                    op.getIndices().getType()));
     return success();
   }
 };
@@ -367,9 +388,9 @@ struct TopKToSelection : OpRewritePattern<TopKOp> {
       return v.getType() == t ? v : castChecked(rewriter, loc, v, t);
     };
 
-    std::optional<int64_t> known = getConstantIntValue(n);
     bool select = keyWidth(type.getElementType()) == 32 &&
-                  k <= kSelectionMaxK && (!known || *known <= (int64_t(1) << 32));
+                  k <= kSelectionMaxK &&
+                  positionsFit32(rewriter, loc, n, "tcc.topk");
     if (!select) {
       auto sorted = SortOp::create(rewriter, loc, x,
                                    rewriter.getI64IntegerAttr(axis),
@@ -387,14 +408,6 @@ struct TopKToSelection : OpRewritePattern<TopKOp> {
                                         castTo(indices, indicesType)});
       return success();
     }
-    if (!known)
-      cf::AssertOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ule, n,
-              arith::ConstantIndexOp::create(rewriter, loc, int64_t(1) << 32)),
-          "tcc.topk: more than 2^32 elements along the axis");
-
     // A pass reduces the axis: its result has the other dims.
     SmallVector<int64_t> rowShape;
     SmallVector<Value> rowDims;
@@ -412,7 +425,6 @@ struct TopKToSelection : OpRewritePattern<TopKOp> {
                                                utils::IteratorType::parallel);
     iterators[axis] = utils::IteratorType::reduction;
     Value none = i64Constant(rewriter, loc, -1);
-    Value lowMask = i64Constant(rewriter, loc, 0xFFFFFFFFll);
     Value words = emptyTensor(rewriter, loc,
                               RankedTensorType::get(outShape, i64), outDims);
     Value prev;
@@ -432,11 +444,8 @@ struct TopKToSelection : OpRewritePattern<TopKOp> {
               [&](OpBuilder &b, Location l, ValueRange a) {
                 Value pos = arith::IndexCastOp::create(
                     b, l, i64, linalg::IndexOp::create(b, l, axis));
-                Value key = arith::ExtUIOp::create(
-                    b, l, i64, sortKey(b, l, a[0], descending));
-                Value word = arith::OrIOp::create(
-                    b, l, arith::ShLIOp::create(b, l, key, i64Constant(b, l, 32)),
-                    pos);
+                Value word =
+                    packWord(b, l, sortKey(b, l, a[0], descending), pos);
                 if (prev)
                   word = arith::SelectOp::create(
                       b, l,
@@ -460,24 +469,9 @@ struct TopKToSelection : OpRewritePattern<TopKOp> {
     }
 
     // The positions are the words' low halves; the values x at them.
-    auto outValues = RankedTensorType::get(outShape, type.getElementType());
-    auto outIndices = RankedTensorType::get(outShape, i64);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    auto gathered = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{outValues, outIndices}, ValueRange{words},
-        ValueRange{emptyTensor(rewriter, loc, outValues, outDims),
-                   emptyTensor(rewriter, loc, outIndices, outDims)},
-        ArrayRef<AffineMap>{id, id, id}, parallel,
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Value pos = arith::AndIOp::create(b, l, a[0], lowMask);
-          SmallVector<Value> idx = loopIndices(b, l, rank);
-          idx[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
-          Value v = tensor::ExtractOp::create(b, l, x, idx);
-          linalg::YieldOp::create(b, l, ValueRange{v, pos});
-        });
-    rewriter.replaceOp(op, ValueRange{castTo(gathered.getResult(0), valuesType),
-                                      castTo(gathered.getResult(1), indicesType)});
+    rewriter.replaceOp(op, readBack(rewriter, loc, x, axis, words,
+                                    /*packed=*/true, outDims, valuesType,
+                                    indicesType));
     return success();
   }
 };

@@ -1,6 +1,7 @@
 //===- Utils.cpp - helpers shared by the tcc-to-linalg patterns -*- C++ -*-===//
 #include "Utils.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -155,6 +156,12 @@ void lowering::assertSameDim(OpBuilder &b, Location loc, Value x, int64_t dx,
     return; // The verifier has compared them.
   assertEqual(b, loc, dimValue(b, loc, x, dx), dimValue(b, loc, y, dy),
               message);
+}
+
+Value lowering::ownCopy(OpBuilder &b, Location loc, Value v) {
+  return bufferization::AllocTensorOp::create(
+             b, loc, cast<RankedTensorType>(v.getType()), ValueRange{}, v)
+      .getResult();
 }
 
 Value lowering::castChecked(OpBuilder &b, Location loc, Value v,

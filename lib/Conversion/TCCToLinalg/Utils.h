@@ -31,6 +31,10 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                    ArrayRef<Value> dims, Value value);
 
+/// A copy of tensor `v` in a buffer of its own (bufferization.alloc_tensor
+/// copy): loops that update it in place never write to v's buffer.
+Value ownCopy(OpBuilder &b, Location loc, Value v);
+
 /// tensor.cast to `type`, asserting at runtime every dim the cast makes
 /// static.
 Value castChecked(OpBuilder &b, Location loc, Value v, RankedTensorType type);
