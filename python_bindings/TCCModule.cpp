@@ -163,8 +163,17 @@ int dtypeOf(nb::dlpack::dtype dt) {
   if (code == Code::Bool && dt.bits == 8)
     return TCC_I1;
   if (code == Code::Int)
-    return dt.bits == 8 ? TCC_I8 : dt.bits == 32 ? TCC_I32
-                                 : dt.bits == 64 ? TCC_I64 : -1;
+    return dt.bits == 8    ? TCC_I8
+           : dt.bits == 16 ? TCC_I16
+           : dt.bits == 32 ? TCC_I32
+           : dt.bits == 64 ? TCC_I64
+                           : -1;
+  if (code == Code::UInt)
+    return dt.bits == 8    ? TCC_U8
+           : dt.bits == 16 ? TCC_U16
+           : dt.bits == 32 ? TCC_U32
+           : dt.bits == 64 ? TCC_U64
+                           : -1;
   return -1;
 }
 
@@ -179,6 +188,11 @@ nb::dlpack::dtype numpyDtypeOf(int dtype) {
   case TCC_I1: return nb::dtype<bool>();
   case TCC_I8: return nb::dtype<int8_t>();
   case TCC_I32: return nb::dtype<int32_t>();
+  case TCC_I16: return nb::dtype<int16_t>();
+  case TCC_U8: return nb::dtype<uint8_t>();
+  case TCC_U16: return nb::dtype<uint16_t>();
+  case TCC_U32: return nb::dtype<uint32_t>();
+  case TCC_U64: return nb::dtype<uint64_t>();
   default: return nb::dtype<int64_t>();
   }
 }

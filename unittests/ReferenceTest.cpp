@@ -164,8 +164,8 @@ protected:
 //===----------------------------------------------------------------------===//
 
 TEST_F(ReferenceTest, MLIRTypesRoundTrip) {
-  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
-                  DType::I8, DType::I32, DType::I64}) {
+  for (int code = 0; code < tcc::runtime::kNumDTypes; ++code) {
+    DType d = static_cast<DType>(code);
     Type t = tcc::runtime::mlirTypeFromDType(&context, d);
     ASSERT_TRUE(t);
     EXPECT_EQ(tcc::runtime::dtypeFromMLIRType(t), d);
@@ -174,9 +174,17 @@ TEST_F(ReferenceTest, MLIRTypesRoundTrip) {
   EXPECT_TRUE(tcc::runtime::mlirTypeFromDType(&context, DType::I32)
                   .isSignlessInteger(32));
   EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(b.getIndexType()));
-  EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(b.getIntegerType(16)));
+  // Signless is signed in tcc; unsigned types keep their signedness, si*
+  // and odd widths are not tcc types.
+  EXPECT_EQ(tcc::runtime::dtypeFromMLIRType(b.getIntegerType(16)), DType::I16);
+  EXPECT_EQ(tcc::runtime::dtypeFromMLIRType(
+                IntegerType::get(&context, 32, IntegerType::Unsigned)),
+            DType::U32);
   EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(
-      IntegerType::get(&context, 32, IntegerType::Unsigned)));
+      IntegerType::get(&context, 32, IntegerType::Signed)));
+  EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(b.getIntegerType(4)));
+  EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(
+      IntegerType::get(&context, 1, IntegerType::Unsigned)));
   EXPECT_FALSE(tcc::runtime::dtypeFromMLIRType(
       RankedTensorType::get({2}, b.getF32Type())));
 }
@@ -234,6 +242,88 @@ TEST_F(ReferenceTest, IntDivByZeroIsAnError) {
        makeTensor(DType::I32, {2}, {1, 0})});
   EXPECT_CONTAINS(err, "'tcc.div'");
   EXPECT_CONTAINS(err, "division by zero");
+}
+
+TEST_F(ReferenceTest, UnsignedTypesDivideCompareAndCastUnsigned) {
+  auto u8 = [](std::vector<double> v) {
+    return makeTensor(DType::U8, {int64_t(v.size())}, v);
+  };
+  auto bin = [&](const char *op, const char *result = "tensor<3xui8>") {
+    return singleOp(op, {"tensor<3xui8>", "tensor<3xui8>"}, result);
+  };
+  // 200 + 100 wraps to 44; 250 / 7 = 35; max(200, 100) = 200.
+  expectTensor(run1(bin("tcc.add"), {u8({200, 1, 255}), u8({100, 2, 1})}),
+               DType::U8, {3}, {44, 3, 0});
+  expectTensor(run1(bin("tcc.div"), {u8({250, 255, 7}), u8({7, 16, 8})}),
+               DType::U8, {3}, {35, 15, 0});
+  expectTensor(run1(bin("tcc.rem"), {u8({250, 255, 7}), u8({7, 16, 8})}),
+               DType::U8, {3}, {5, 15, 7});
+  expectTensor(run1(bin("tcc.maximum"), {u8({200, 1, 128}), u8({100, 2, 127})}),
+               DType::U8, {3}, {200, 2, 128});
+  expectTensor(run1(singleOp("tcc.cmp", {"tensor<3xui8>", "tensor<3xui8>"},
+                             "tensor<3xi1>", "predicate = \"gt\""),
+                    {u8({200, 1, 128}), u8({100, 2, 127})}),
+               DType::I1, {3}, {1, 0, 1});
+  // relu and abs are the identity.
+  expectTensor(run1(singleOp("tcc.relu", {"tensor<3xui8>"}, "tensor<3xui8>"),
+                    {u8({200, 0, 128})}),
+               DType::U8, {3}, {200, 0, 128});
+  // Casts: ui8 200 -> f32 200 and -> i8 -56 (wraps); f32 250.7 -> ui8 250.
+  expectTensor(run1(singleOp("tcc.cast", {"tensor<3xui8>"}, "tensor<3xf32>"),
+                    {u8({200, 0, 255})}),
+               DType::F32, {3}, {200, 0, 255});
+  expectTensor(run1(singleOp("tcc.cast", {"tensor<3xui8>"}, "tensor<3xi8>"),
+                    {u8({200, 0, 255})}),
+               DType::I8, {3}, {-56, 0, -1});
+  expectTensor(run1(singleOp("tcc.cast", {"tensor<2xf32>"}, "tensor<2xui8>"),
+                    {f32({2}, {250.7, 3.2})}),
+               DType::U8, {2}, {250, 3});
+  // ui64 beyond 2^63 compares and divides unsigned.
+  HostTensor a(DType::U64, {1}), b(DType::U64, {1});
+  a.setInt64(0, -2); // 2^64 - 2
+  b.setInt64(0, 3);
+  HostTensor q = run1(singleOp("tcc.div", {"tensor<1xui64>", "tensor<1xui64>"},
+                               "tensor<1xui64>"),
+                      {a, b});
+  EXPECT_EQ(uint64_t(q.getInt64(0)), 6148914691236517204ull);
+  HostTensor m = run1(singleOp("tcc.maximum",
+                               {"tensor<1xui64>", "tensor<1xui64>"},
+                               "tensor<1xui64>"),
+                      {a, b});
+  EXPECT_EQ(m.getInt64(0), -2);
+}
+
+TEST_F(ReferenceTest, BitwiseAndShifts) {
+  auto t = [](DType d, std::vector<double> v) {
+    return makeTensor(d, {int64_t(v.size())}, v);
+  };
+  auto bin = [&](const char *op, const char *type) {
+    std::string ty = std::string("tensor<4x") + type + ">";
+    return singleOp(op, {ty, ty}, ty);
+  };
+  expectTensor(run1(bin("tcc.bitwise_and", "ui8"),
+                    {t(DType::U8, {0xF0, 0xFF, 3, 0}), t(DType::U8, {0x3C, 1, 6, 9})}),
+               DType::U8, {4}, {0x30, 1, 2, 0});
+  expectTensor(run1(bin("tcc.bitwise_xor", "i8"),
+                    {t(DType::I8, {-1, 5, 3, 0}), t(DType::I8, {1, 1, 6, 9})}),
+               DType::I8, {4}, {-2, 4, 5, 9});
+  // Amounts of at least the width give 0 (and the sign for signed >>).
+  expectTensor(run1(bin("tcc.shift_left", "ui8"),
+                    {t(DType::U8, {1, 3, 255, 1}), t(DType::U8, {7, 2, 1, 8})}),
+               DType::U8, {4}, {128, 12, 254, 0});
+  expectTensor(run1(bin("tcc.shift_right", "ui8"),
+                    {t(DType::U8, {128, 255, 16, 200}), t(DType::U8, {7, 4, 1, 9})}),
+               DType::U8, {4}, {1, 15, 8, 0});
+  expectTensor(run1(bin("tcc.shift_right", "i16"),
+                    {t(DType::I16, {-16, 16, -1, -300}),
+                     t(DType::I16, {2, 2, 15, 16})}),
+               DType::I16, {4}, {-4, 4, -1, -1});
+  expectTensor(run1(singleOp("tcc.bitwise_not", {"tensor<2xi1>"}, "tensor<2xi1>"),
+                    {t(DType::I1, {1, 0})}),
+               DType::I1, {2}, {0, 1});
+  expectTensor(run1(singleOp("tcc.bitwise_not", {"tensor<2xui8>"}, "tensor<2xui8>"),
+                    {t(DType::U8, {0, 0x0F})}),
+               DType::U8, {2}, {255, 0xF0});
 }
 
 TEST_F(ReferenceTest, IntArithmeticIsExactAndWraps) {

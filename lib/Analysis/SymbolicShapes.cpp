@@ -829,9 +829,10 @@ LogicalResult SymbolicShapeAnalysis::Deriver::visit(Operation *op) {
     return success();
   }
   Value r = op->getResult(0);
+  if (isBinaryElementwise(op))
+    return visitBroadcasting(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
-            CmpOp, SelectOp>([&](Operation *) { return visitBroadcasting(op); })
+      .Case<CmpOp, SelectOp>([&](Operation *) { return visitBroadcasting(op); })
       .Case<GeluOp, CastOp, SoftmaxOp, LogSoftmaxOp>(
           [&](Operation *) { return visitLike(op, op->getOperand(0)); })
       .Case([&](LayerNormOp n) {

@@ -98,7 +98,7 @@ int tccCPUExecutableRun(TccCPUExecutable exe, MlirStringRef name,
   for (int i = 0; i < numInputs; ++i) {
     const tcc_tensor &t = inputs[i];
     std::string what = "input " + std::to_string(i) + ": ";
-    if (t.dtype < TCC_F32 || t.dtype > TCC_I64 || t.rank < 0 ||
+    if (t.dtype < TCC_F32 || t.dtype >= TCC_NUM_DTYPES || t.rank < 0 ||
         t.rank > TCC_MAX_RANK)
       return fail(2, what + "bad dtype or rank in its tcc_tensor");
     int64_t elements = 1;

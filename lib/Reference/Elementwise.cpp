@@ -28,7 +28,21 @@ static bool allInts(std::initializer_list<const HostTensor *> tensors) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class BinaryKind { Add, Sub, Mul, Div, Rem, Maximum, Minimum, Pow };
+enum class BinaryKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Maximum,
+  Minimum,
+  Pow,
+  BitAnd,
+  BitOr,
+  BitXor,
+  ShiftLeft,
+  ShiftRight
+};
 } // namespace
 
 static double applyFloat(BinaryKind kind, double a, double b) {
@@ -54,14 +68,21 @@ static double applyFloat(BinaryKind kind, double a, double b) {
     return std::min(a, b);
   case BinaryKind::Pow:
     return std::pow(a, b);
+  default: // Bitwise ops have integer operands (the verifier says so).
+    break;
   }
   return 0.0;
 }
 
-/// Exact integer arithmetic; add/sub/mul wrap (done in uint64 to avoid
-/// signed-overflow UB), the result is then wrapped to the result width.
-static int64_t applyInt(BinaryKind kind, int64_t a, int64_t b) {
+/// Exact integer arithmetic on operands read by getInt (sign- or
+/// zero-extended, ui64 as its bits); add/sub/mul wrap (done in uint64 to
+/// avoid signed-overflow UB), the result is then wrapped to the result
+/// width (`bits`). Unsigned types divide and compare unsigned.
+static int64_t applyInt(BinaryKind kind, int64_t a, int64_t b, bool isUnsigned,
+                        int bits) {
   uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  // A shift amount outside [0, bits): negative ones are huge unsigned.
+  bool shiftOut = ub >= static_cast<uint64_t>(bits);
   switch (kind) {
   case BinaryKind::Add:
     return static_cast<int64_t>(ua + ub);
@@ -70,17 +91,37 @@ static int64_t applyInt(BinaryKind kind, int64_t a, int64_t b) {
   case BinaryKind::Mul:
     return static_cast<int64_t>(ua * ub);
   case BinaryKind::Div:
+    if (isUnsigned)
+      return static_cast<int64_t>(ua / ub);
     if (a == std::numeric_limits<int64_t>::min() && b == -1)
       return a;   // Wraps.
     return a / b; // C++ truncates toward zero, like torch's trunc division.
   case BinaryKind::Rem:
+    if (isUnsigned)
+      return static_cast<int64_t>(ua % ub);
     if (a == std::numeric_limits<int64_t>::min() && b == -1)
       return 0;
     return a % b; // The sign of a, like C and torch.fmod.
   case BinaryKind::Maximum:
-    return std::max(a, b);
+    return isUnsigned ? static_cast<int64_t>(std::max(ua, ub))
+                      : std::max(a, b);
   case BinaryKind::Minimum:
-    return std::min(a, b);
+    return isUnsigned ? static_cast<int64_t>(std::min(ua, ub))
+                      : std::min(a, b);
+  case BinaryKind::BitAnd:
+    return static_cast<int64_t>(ua & ub);
+  case BinaryKind::BitOr:
+    return static_cast<int64_t>(ua | ub);
+  case BinaryKind::BitXor:
+    return static_cast<int64_t>(ua ^ ub);
+  case BinaryKind::ShiftLeft:
+    return shiftOut ? 0 : static_cast<int64_t>(ua << ub);
+  case BinaryKind::ShiftRight:
+    if (isUnsigned) // ua is zero-extended: a logical shift.
+      return shiftOut ? 0 : static_cast<int64_t>(ua >> ub);
+    // Arithmetic (a is sign-extended; >> of a negative int64 is arithmetic
+    // since C++20).
+    return shiftOut ? (a < 0 ? -1 : 0) : a >> ub;
   case BinaryKind::Pow:
     break;
   }
@@ -100,6 +141,8 @@ template <BinaryKind kind> static LogicalResult evalBinary(OpState &s) {
     return failure();
 
   bool intPath = allInts({&lhs, &rhs, out});
+  bool isUnsigned = runtime::isUnsignedDType(lhs.dtype);
+  int bits = 8 * static_cast<int>(runtime::dtypeSize(lhs.dtype));
   if (kind == BinaryKind::Pow && !runtime::isFloatDType(out->dtype))
     return s.fail("pow requires a floating-point result, got " +
                   llvm::Twine(runtime::dtypeName(out->dtype)));
@@ -109,7 +152,7 @@ template <BinaryKind kind> static LogicalResult evalBinary(OpState &s) {
           int64_t a = getInt(lhs, src[0]), b = getInt(rhs, src[1]);
           if ((kind == BinaryKind::Div || kind == BinaryKind::Rem) && b == 0)
             return s.fail("integer division by zero");
-          setInt(*out, i, applyInt(kind, a, b));
+          setInt(*out, i, applyInt(kind, a, b, isUnsigned, bits));
         } else {
           out->setDouble(i, applyFloat(kind, lhs.getDouble(src[0]),
                                        rhs.getDouble(src[1])));
@@ -160,11 +203,15 @@ static LogicalResult evalCmp(OpState &s) {
     }
   };
   bool intPath = allInts({&lhs, &rhs});
+  bool isUnsigned = runtime::isUnsignedDType(lhs.dtype);
   return forEachBroadcast(
       *shape, {&lhs, &rhs}, [&](int64_t i, ArrayRef<int64_t> src) {
-        bool r = intPath
-                     ? compare(getInt(lhs, src[0]), getInt(rhs, src[1]))
-                     : compare(lhs.getDouble(src[0]), rhs.getDouble(src[1]));
+        int64_t a = intPath ? getInt(lhs, src[0]) : 0;
+        int64_t b = intPath ? getInt(rhs, src[1]) : 0;
+        bool r = !intPath
+                     ? compare(lhs.getDouble(src[0]), rhs.getDouble(src[1]))
+                 : isUnsigned ? compare(uint64_t(a), uint64_t(b))
+                              : compare(a, b);
         setInt(*out, i, r ? 1 : 0);
         return success();
       });
@@ -212,14 +259,19 @@ static double geluTanh(double x) {
 
 /// Runs `f` on every element in double. `intF`, when given, is used instead
 /// if input and result are both integers (neg, abs, relu stay exact).
+/// `unsignedF` replaces intF for unsigned element types (abs and relu are
+/// the identity there).
 static LogicalResult evalUnary(OpState &s, double (*f)(double),
-                               int64_t (*intF)(int64_t) = nullptr) {
+                               int64_t (*intF)(int64_t) = nullptr,
+                               int64_t (*unsignedF)(int64_t) = nullptr) {
   if (failed(s.checkArity(1, 1)))
     return failure();
   const HostTensor &x = s.operands[0];
   HostTensor *out = s.makeResult(0, x.shape);
   if (!out)
     return failure();
+  if (unsignedF && runtime::isUnsignedDType(x.dtype))
+    intF = unsignedF;
   bool intPath = intF && allInts({&x, out});
   for (int64_t i = 0, e = x.numElements(); i < e; ++i) {
     if (intPath)
@@ -259,15 +311,17 @@ static LogicalResult evalCast(OpState &s) {
       setInt(*out, i, getInt(x, i));
     } else if (isIntDType(out->dtype)) {
       double v = std::trunc(x.getDouble(i));
-      // The int64 range is [-2^63, 2^63); narrower types must fit as well.
-      int bits = out->dtype == DType::I8    ? 8
-                 : out->dtype == DType::I32 ? 32
-                                            : 64;
-      double limit = std::ldexp(1.0, bits - 1);
-      if (!(v >= -limit && v < limit))
+      // [-2^(w-1), 2^(w-1)) for signed types, [0, 2^w) for unsigned ones.
+      int bits = 8 * static_cast<int>(runtime::dtypeSize(out->dtype));
+      bool isUnsigned = runtime::isUnsignedDType(out->dtype);
+      double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, bits - 1);
+      double hi = std::ldexp(1.0, isUnsigned ? bits : bits - 1);
+      if (!(v >= lo && v < hi))
         return s.fail("cannot cast " + std::to_string(x.getDouble(i)) + " to " +
                       runtime::dtypeName(out->dtype));
-      setInt(*out, i, static_cast<int64_t>(v));
+      setInt(*out, i,
+             v >= 0x1p63 ? static_cast<int64_t>(static_cast<uint64_t>(v))
+                         : static_cast<int64_t>(v));
     } else {
       // To float: getDouble is exact for every source type except i64 beyond
       // 2^53, where it is rounded once.
@@ -286,6 +340,23 @@ void registerElementwiseKernels(KernelTable &t) {
   t["tcc.maximum"] = evalBinary<BinaryKind::Maximum>;
   t["tcc.minimum"] = evalBinary<BinaryKind::Minimum>;
   t["tcc.pow"] = evalBinary<BinaryKind::Pow>;
+  t["tcc.bitwise_and"] = evalBinary<BinaryKind::BitAnd>;
+  t["tcc.bitwise_or"] = evalBinary<BinaryKind::BitOr>;
+  t["tcc.bitwise_xor"] = evalBinary<BinaryKind::BitXor>;
+  t["tcc.shift_left"] = evalBinary<BinaryKind::ShiftLeft>;
+  t["tcc.shift_right"] = evalBinary<BinaryKind::ShiftRight>;
+  t["tcc.bitwise_not"] = [](OpState &s) {
+    if (failed(s.checkArity(1, 1)))
+      return failure();
+    const HostTensor &x = s.operands[0];
+    HostTensor *out = s.makeResult(0, x.shape);
+    if (!out)
+      return failure();
+    bool isBool = x.dtype == DType::I1; // ~ is logical not there.
+    for (int64_t i = 0, e = x.numElements(); i < e; ++i)
+      setInt(*out, i, isBool ? !getInt(x, i) : ~getInt(x, i));
+    return success();
+  };
   t["tcc.cmp"] = evalCmp;
   t["tcc.select"] = evalSelect;
   t["tcc.cast"] = evalCast;
@@ -304,14 +375,16 @@ void registerElementwiseKernels(KernelTable &t) {
         s, [](double x) { return std::fabs(x); },
         [](int64_t x) {
           return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
-        });
+        },
+        [](int64_t x) { return x; });
   };
   t["tcc.relu"] = [](OpState &s) {
     return evalUnary(
         s,
         // NaN < 0 is false, so NaN propagates like torch.relu.
         [](double x) { return x < 0.0 ? 0.0 : x; },
-        [](int64_t x) { return x < 0 ? int64_t(0) : x; });
+        [](int64_t x) { return x < 0 ? int64_t(0) : x; },
+        [](int64_t x) { return x; });
   };
   t["tcc.exp"] = [](OpState &s) {
     return evalUnary(s, [](double x) { return std::exp(x); });

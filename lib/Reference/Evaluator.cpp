@@ -363,45 +363,16 @@ template <typename T> static void storeAs(HostTensor &t, int64_t i, T v) {
 }
 
 int64_t getInt(const HostTensor &t, int64_t i) {
-  switch (t.dtype) {
-  case DType::I1:
-    return loadAs<uint8_t>(t, i) != 0;
-  case DType::I8:
-    return loadAs<int8_t>(t, i);
-  case DType::I32:
-    return loadAs<int32_t>(t, i);
-  case DType::I64:
-    return loadAs<int64_t>(t, i);
-  default:
-    break;
-  }
+  if (runtime::isIntegerDType(t.dtype))
+    return t.getInt64(i);
   double v = t.getDouble(i);
   if (!(std::fabs(v) < 9.2e18)) // NaN, inf or beyond int64.
     return 0;
   return static_cast<int64_t>(v);
 }
 
-void setInt(HostTensor &t, int64_t i, int64_t v) {
-  // Casts to narrower signed types wrap (defined since C++20, and what g++
-  // and clang always did).
-  switch (t.dtype) {
-  case DType::I1:
-    storeAs<uint8_t>(t, i, v != 0);
-    return;
-  case DType::I8:
-    storeAs<int8_t>(t, i, static_cast<int8_t>(v));
-    return;
-  case DType::I32:
-    storeAs<int32_t>(t, i, static_cast<int32_t>(v));
-    return;
-  case DType::I64:
-    storeAs<int64_t>(t, i, v);
-    return;
-  default:
-    t.setDouble(i, static_cast<double>(v));
-    return;
-  }
-}
+// Integer stores wrap to the width (what a cast of the bits does).
+void setInt(HostTensor &t, int64_t i, int64_t v) { t.setInt64(i, v); }
 
 void copyElement(const HostTensor &src, int64_t srcIndex, HostTensor &dst,
                  int64_t dstIndex) {

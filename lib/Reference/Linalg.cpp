@@ -310,6 +310,10 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
     for (int64_t y = 0; y < *oh; ++y)
       for (int64_t xo = 0; xo < *ow; ++xo) {
         double acc = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+        // Integer max pooling stays exact (i64 and ui64 beyond 2^53).
+        bool intMax = isMax && isIntDType(x.dtype);
+        bool u64 = x.dtype == DType::U64;
+        int64_t intAcc = 0;
         int64_t count = 0;
         for (int64_t ky = 0; ky < win.kh; ++ky) {
           int64_t iy = y * win.strideH - win.padTop + ky * win.dilationH;
@@ -317,7 +321,16 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
             int64_t ix = xo * win.strideW - win.padLeft + kx * win.dilationW;
             if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
               continue;
-            double v = at(x, l.index(x.shape, plane / c, plane % c, iy, ix));
+            int64_t src = l.index(x.shape, plane / c, plane % c, iy, ix);
+            if (intMax) {
+              int64_t v = getInt(x, src);
+              if (count == 0 || (u64 ? uint64_t(v) > uint64_t(intAcc)
+                                     : v > intAcc))
+                intAcc = v;
+              ++count;
+              continue;
+            }
+            double v = at(x, src);
             if (!isMax)
               acc += v;
             else if (std::isnan(v) || v > acc) // Nothing exceeds a NaN.
@@ -328,7 +341,11 @@ template <bool isMax> static LogicalResult evalPool2d(OpState &s) {
         if (!isMax)
           acc /= *countIncludePad ? static_cast<double>(win.kh * win.kw)
                                   : static_cast<double>(count);
-        out->setDouble(l.index(out->shape, plane / c, plane % c, y, xo), acc);
+        int64_t dst = l.index(out->shape, plane / c, plane % c, y, xo);
+        if (intMax && count > 0)
+          setInt(*out, dst, intAcc);
+        else
+          out->setDouble(dst, acc);
       }
   return success();
 }

@@ -82,7 +82,12 @@ template <ReduceKind kind> static LogicalResult evalReduce(OpState &s) {
                                          static_cast<uint64_t>(v));
       else if (!seen[o])
         intAcc[o] = v;
-      else
+      else if (x.dtype == DType::U64) // Its bits: compare unsigned.
+        intAcc[o] = static_cast<int64_t>(
+            kind == ReduceKind::Max
+                ? std::max(uint64_t(intAcc[o]), uint64_t(v))
+                : std::min(uint64_t(intAcc[o]), uint64_t(v)));
+      else // Narrower unsigned types are zero-extended: signed is right.
         intAcc[o] = kind == ReduceKind::Max ? std::max(intAcc[o], v)
                                             : std::min(intAcc[o], v);
     } else {

@@ -386,6 +386,9 @@ static void scatterCombine(HostTensor &out, int64_t i,
     r = isBool ? (a | b) : (int64_t)((uint64_t)a + (uint64_t)b);
   else if (reduction == "mul")
     r = isBool ? (a & b) : (int64_t)((uint64_t)a * (uint64_t)b);
+  else if (out.dtype == DType::U64) // Its bits: compare unsigned.
+    r = (int64_t)(reduction == "max" ? std::max((uint64_t)a, (uint64_t)b)
+                                     : std::min((uint64_t)a, (uint64_t)b));
   else if (reduction == "max")
     r = std::max(a, b);
   else

@@ -44,6 +44,7 @@ static mlir::LogicalResult sortRows(OpState &s, int64_t rawAxis,
     inner *= x.shape[d];
   int64_t outer = len == 0 || inner == 0 ? 0 : x.numElements() / (len * inner);
   bool isInt = isIntDType(x.dtype);
+  bool isU64 = x.dtype == DType::U64;
   std::vector<int64_t> order(len);
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
@@ -51,6 +52,10 @@ static mlir::LogicalResult sortRows(OpState &s, int64_t rawAxis,
       auto out = [&](int64_t p) { return (o * k + p) * inner + i; };
       // a before b, strictly (equal elements keep their order).
       auto before = [&](int64_t a, int64_t b) {
+        if (isU64) { // Its bits: compare unsigned.
+          uint64_t va = getInt(x, at(a)), vb = getInt(x, at(b));
+          return descending ? va > vb : va < vb;
+        }
         if (isInt) {
           int64_t va = getInt(x, at(a)), vb = getInt(x, at(b));
           return descending ? va > vb : va < vb;

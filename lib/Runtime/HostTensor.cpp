@@ -28,10 +28,16 @@ size_t dtypeSize(DType dtype) {
     return 2;
   case DType::I1:
   case DType::I8:
+  case DType::U8:
     return 1;
+  case DType::I16:
+  case DType::U16:
+    return 2;
   case DType::I32:
+  case DType::U32:
     return 4;
   case DType::I64:
+  case DType::U64:
     return 8;
   }
   return 0;
@@ -55,18 +61,33 @@ const char *dtypeName(DType dtype) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::I16:
+    return "i16";
+  case DType::U8:
+    return "ui8";
+  case DType::U16:
+    return "ui16";
+  case DType::U32:
+    return "ui32";
+  case DType::U64:
+    return "ui64";
   }
   return "<unknown>";
 }
 
 std::optional<DType> dtypeFromName(const std::string &name) {
-  static const DType all[] = {DType::F32, DType::F64, DType::F16, DType::BF16,
-                              DType::I1,  DType::I8,  DType::I32, DType::I64};
-  for (DType d : all)
-    if (name == dtypeName(d))
-      return d;
+  for (int code = 0; code < kNumDTypes; ++code)
+    if (name == dtypeName(static_cast<DType>(code)))
+      return static_cast<DType>(code);
   return std::nullopt;
 }
+
+bool isUnsignedDType(DType dtype) {
+  return dtype == DType::U8 || dtype == DType::U16 || dtype == DType::U32 ||
+         dtype == DType::U64;
+}
+
+bool isIntegerDType(DType dtype) { return !isFloatDType(dtype); }
 
 bool isFloatDType(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 ||
@@ -145,10 +166,11 @@ template <typename IntT> IntT saturatingTruncate(double v) {
   if (std::isnan(v))
     return 0;
   v = std::trunc(v);
-  // Both bounds are exact powers of two in double; the max bound is the
-  // first value above the range.
+  // Both bounds are exact in double; the max bound is the first value above
+  // the range (2^digits: 2^7 for int8_t, 2^8 for uint8_t).
   const double lo = static_cast<double>(std::numeric_limits<IntT>::min());
-  const double hiExclusive = -lo;
+  const double hiExclusive =
+      std::ldexp(1.0, std::numeric_limits<IntT>::digits);
   if (v < lo)
     return std::numeric_limits<IntT>::min();
   if (v >= hiExclusive)
@@ -240,6 +262,16 @@ double HostTensor::getDouble(int64_t i) const {
     return load<int32_t>(data, i);
   case DType::I64:
     return static_cast<double>(load<int64_t>(data, i));
+  case DType::I16:
+    return load<int16_t>(data, i);
+  case DType::U8:
+    return load<uint8_t>(data, i);
+  case DType::U16:
+    return load<uint16_t>(data, i);
+  case DType::U32:
+    return load<uint32_t>(data, i);
+  case DType::U64:
+    return static_cast<double>(load<uint64_t>(data, i));
   }
   return 0.0;
 }
@@ -271,7 +303,70 @@ void HostTensor::setDouble(int64_t i, double v) {
   case DType::I64:
     store<int64_t>(data, i, saturatingTruncate<int64_t>(v));
     return;
+  case DType::I16:
+    store<int16_t>(data, i, saturatingTruncate<int16_t>(v));
+    return;
+  case DType::U8:
+    store<uint8_t>(data, i, saturatingTruncate<uint8_t>(v));
+    return;
+  case DType::U16:
+    store<uint16_t>(data, i, saturatingTruncate<uint16_t>(v));
+    return;
+  case DType::U32:
+    store<uint32_t>(data, i, saturatingTruncate<uint32_t>(v));
+    return;
+  case DType::U64:
+    store<uint64_t>(data, i, saturatingTruncate<uint64_t>(v));
+    return;
   }
+}
+
+bool adoptAsBF16IfBits(HostTensor &t, DType wanted) {
+  if (t.dtype != DType::U16 || wanted != DType::BF16)
+    return false;
+  t.dtype = DType::BF16;
+  return true;
+}
+
+int64_t HostTensor::getInt64(int64_t i) const {
+  assert(i >= 0 && i < numElements() && "element index out of range");
+  switch (dtype) {
+  case DType::I1:
+    return load<uint8_t>(data, i) != 0;
+  case DType::I8:
+    return load<int8_t>(data, i);
+  case DType::I16:
+    return load<int16_t>(data, i);
+  case DType::I32:
+    return load<int32_t>(data, i);
+  case DType::I64:
+    return load<int64_t>(data, i);
+  case DType::U8:
+    return load<uint8_t>(data, i);
+  case DType::U16:
+    return load<uint16_t>(data, i);
+  case DType::U32:
+    return load<uint32_t>(data, i);
+  case DType::U64:
+    return static_cast<int64_t>(load<uint64_t>(data, i));
+  default:
+    return static_cast<int64_t>(getDouble(i));
+  }
+}
+
+void HostTensor::setInt64(int64_t i, int64_t v) {
+  assert(i >= 0 && i < numElements() && "element index out of range");
+  if (isFloatDType(dtype)) {
+    setDouble(i, static_cast<double>(v));
+    return;
+  }
+  if (dtype == DType::I1) {
+    store<uint8_t>(data, i, v != 0);
+    return;
+  }
+  // The low bytes: two's complement wrap-around for every width.
+  const uint64_t bits = static_cast<uint64_t>(v);
+  std::memcpy(data.data() + i * dtypeSize(dtype), &bits, dtypeSize(dtype));
 }
 
 std::string HostTensor::typeString() const {

@@ -139,6 +139,7 @@ bool parseElement(std::string_view token, HostTensor &t, int64_t i,
     return false;
   }
   case DType::I8:
+  case DType::I16:
   case DType::I32:
   case DType::I64: {
     std::string_view s = stripPlus(token);
@@ -150,17 +151,32 @@ bool parseElement(std::string_view token, HostTensor &t, int64_t i,
       return invalid();
     if (ec == std::errc::result_out_of_range)
       return outOfRange();
-    if (t.dtype == DType::I8) {
-      if (v < INT8_MIN || v > INT8_MAX)
-        return outOfRange();
-      storeRaw<int8_t>(t, i, static_cast<int8_t>(v));
-    } else if (t.dtype == DType::I32) {
-      if (v < INT32_MIN || v > INT32_MAX)
-        return outOfRange();
-      storeRaw<int32_t>(t, i, static_cast<int32_t>(v));
-    } else {
-      storeRaw<int64_t>(t, i, v);
-    }
+    const int bits = 8 * static_cast<int>(dtypeSize(t.dtype));
+    if (bits < 64 && (v < -(int64_t(1) << (bits - 1)) ||
+                      v >= (int64_t(1) << (bits - 1))))
+      return outOfRange();
+    std::memcpy(t.data.data() + i * (bits / 8), &v, bits / 8); // low bytes (x86)
+    return true;
+  }
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64: {
+    std::string_view s = stripPlus(token);
+    if (!s.empty() && s[0] == '-')
+      return outOfRange();
+    uint64_t v;
+    const char *end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, v);
+    if (ptr != end ||
+        (ec != std::errc() && ec != std::errc::result_out_of_range))
+      return invalid();
+    if (ec == std::errc::result_out_of_range)
+      return outOfRange();
+    const int bits = 8 * static_cast<int>(dtypeSize(t.dtype));
+    if (bits < 64 && v >= (uint64_t(1) << bits))
+      return outOfRange();
+    std::memcpy(t.data.data() + i * (bits / 8), &v, bits / 8); // low bytes (x86)
     return true;
   }
   }
@@ -187,6 +203,7 @@ bool loadTypedFile(const std::string &path, HostTensor &out,
     HostTensor loaded;
     if (!readNpy(path, loaded, error))
       return false;
+    adoptAsBF16IfBits(loaded, out.dtype);
     if (loaded.dtype != out.dtype || loaded.shape != out.shape) {
       error = path + " holds " + loaded.typeString() + ", expected " +
               out.typeString();
@@ -287,6 +304,8 @@ void fillRandom(HostTensor &t, uint64_t seed, unsigned inputIndex) {
     uint64_t r = splitmix64(state);
     if (t.dtype == DType::I1)
       t.setDouble(i, static_cast<double>(r >> 63));
+    else if (isUnsignedDType(t.dtype))
+      t.setDouble(i, static_cast<double>(r % 9));
     else
       t.setDouble(i, static_cast<double>(static_cast<int64_t>(r % 9) - 4));
   }

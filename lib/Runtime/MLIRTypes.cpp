@@ -23,6 +23,21 @@ std::optional<DType> dtypeFromMLIRType(mlir::Type type) {
   if (type.isBF16())
     return DType::BF16;
   if (auto intType = mlir::dyn_cast<mlir::IntegerType>(type)) {
+    // Signless is signed in tcc; si* is not a tcc type.
+    if (intType.isUnsigned()) {
+      switch (intType.getWidth()) {
+      case 8:
+        return DType::U8;
+      case 16:
+        return DType::U16;
+      case 32:
+        return DType::U32;
+      case 64:
+        return DType::U64;
+      default:
+        return std::nullopt;
+      }
+    }
     if (!intType.isSignless())
       return std::nullopt;
     switch (intType.getWidth()) {
@@ -30,6 +45,8 @@ std::optional<DType> dtypeFromMLIRType(mlir::Type type) {
       return DType::I1;
     case 8:
       return DType::I8;
+    case 16:
+      return DType::I16;
     case 32:
       return DType::I32;
     case 64:
@@ -57,6 +74,14 @@ mlir::Type mlirTypeFromDType(mlir::MLIRContext *context, DType dtype) {
     return mlir::IntegerType::get(context, 8);
   case DType::I32:
     return mlir::IntegerType::get(context, 32);
+  case DType::I16:
+    return mlir::IntegerType::get(context, 16);
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    return mlir::IntegerType::get(context, 8 * dtypeSize(dtype),
+                                  mlir::IntegerType::Unsigned);
   case DType::I64:
     return mlir::IntegerType::get(context, 64);
   }

@@ -128,7 +128,7 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
                          " must have dtype " +
                          dtypeName(static_cast<DType>(e->input_dtypes[i])) +
                          ", got " +
-                         (t.dtype >= 0 && t.dtype <= TCC_I64
+                         (t.dtype >= 0 && t.dtype < TCC_NUM_DTYPES
                               ? dtypeName(static_cast<DType>(t.dtype))
                               : "an unknown dtype"));
     if (t.rank != e->input_ranks[i])

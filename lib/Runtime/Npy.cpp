@@ -185,14 +185,17 @@ bool dtypeFromDescr(const std::string &descr, DType &dtype,
   static const Entry table[] = {
       {"f4", DType::F32}, {"f8", DType::F64}, {"f2", DType::F16},
       {"i4", DType::I32}, {"i8", DType::I64}, {"i1", DType::I8},
-      {"b1", DType::I1},  {"?", DType::I1},   {"u2", DType::BF16}};
+      {"i2", DType::I16}, {"u1", DType::U8},  {"u2", DType::U16},
+      {"u4", DType::U32}, {"u8", DType::U64}, {"b1", DType::I1},
+      {"?", DType::I1}};
   const Entry *found = nullptr;
   for (const Entry &e : table)
     if (code == e.code)
       found = &e;
   if (!found) {
     error = "unsupported .npy dtype '" + descr +
-            "' (supported: <f4 <f8 <f2 <i4 <i8 |i1 |b1 and <u2 as bf16)";
+            "' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 <u8 <u4 <u2 |u1 |b1; "
+            "bf16 as its bits in <u2)";
     return false;
   }
   bool multiByte = dtypeSize(found->dtype) > 1;
@@ -240,6 +243,16 @@ const char *npyDescr(DType dtype) {
     return "<i4";
   case DType::I64:
     return "<i8";
+  case DType::I16:
+    return "<i2";
+  case DType::U8:
+    return "|u1";
+  case DType::U16:
+    return "<u2";
+  case DType::U32:
+    return "<u4";
+  case DType::U64:
+    return "<u8";
   }
   return "";
 }

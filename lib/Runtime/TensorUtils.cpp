@@ -16,31 +16,7 @@ namespace tcc::runtime {
 
 namespace {
 
-/// Integer element \p i of an integer-typed tensor, at full precision.
-int64_t getInt(const HostTensor &t, int64_t i) {
-  const uint8_t *p = t.data.data() + i * dtypeSize(t.dtype);
-  switch (t.dtype) {
-  case DType::I1:
-    return *p != 0;
-  case DType::I8: {
-    int8_t v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  }
-  case DType::I32: {
-    int32_t v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  }
-  case DType::I64: {
-    int64_t v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  }
-  default:
-    return static_cast<int64_t>(t.getDouble(i));
-  }
-}
+int64_t getInt(const HostTensor &t, int64_t i) { return t.getInt64(i); }
 
 std::string formatDouble(double v, const char *fmt) {
   char buf[64];
@@ -54,6 +30,8 @@ std::string formatElement(const HostTensor &t, int64_t i,
                           bool precise = false) {
   if (isFloatDType(t.dtype))
     return formatDouble(t.getDouble(i), precise ? "%.9g" : "%g");
+  if (t.dtype == DType::U64)
+    return std::to_string(static_cast<uint64_t>(getInt(t, i)));
   return std::to_string(getInt(t, i));
 }
 
@@ -174,11 +152,15 @@ bool allClose(const HostTensor &actual, const HostTensor &expected, double rtol,
       }
     } else {
       const int64_t a = getInt(actual, i), e = getInt(expected, i);
-      // Unsigned difference cannot overflow.
+      // Unsigned difference cannot overflow; ui64 compares its bits
+      // unsigned.
+      const bool u64 = actual.dtype == DType::U64;
+      const bool aFirst = u64 ? uint64_t(a) >= uint64_t(e) : a >= e;
       const uint64_t ud =
-          a >= e ? uint64_t(a) - uint64_t(e) : uint64_t(e) - uint64_t(a);
+          aFirst ? uint64_t(a) - uint64_t(e) : uint64_t(e) - uint64_t(a);
       diff = static_cast<double>(ud);
-      mag = std::fabs(static_cast<double>(e));
+      mag = u64 ? static_cast<double>(uint64_t(e))
+                : std::fabs(static_cast<double>(e));
       close = a == e || diff <= atol + rtol * mag;
     }
     if (finite) {

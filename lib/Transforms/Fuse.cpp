@@ -65,9 +65,8 @@ enum class Role {
 };
 
 Role classify(Operation *op) {
-  if (isUnaryElementwise(op) ||
-      isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
-          CmpOp, SelectOp, GeluOp, CastOp, BroadcastToOp, BatchNormOp>(op))
+  if (isUnaryElementwise(op) || isBinaryElementwise(op) ||
+      isa<CmpOp, SelectOp, GeluOp, CastOp, BroadcastToOp, BatchNormOp>(op))
     return Role::Elementwise;
   if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
           SoftmaxOp,

@@ -116,9 +116,8 @@ bool mlir::tcc::mayWriteInPlace(Operation *op, unsigned operandIndex) {
         continue;
       }
       bool elementwise =
-          isUnaryElementwise(user) ||
-          isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
-              CmpOp, SelectOp, GeluOp, CastOp>(user);
+          isUnaryElementwise(user) || isBinaryElementwise(user) ||
+          isa<CmpOp, SelectOp, GeluOp, CastOp>(user);
       if (!elementwise || user->getNumResults() != 1 ||
           cast<ShapedType>(user->getResult(0).getType()).getShape() !=
               in.getShape())

@@ -128,8 +128,7 @@ struct SinkThroughElementwise : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    bool binary = isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp,
-                      MinimumOp, PowOp>(op);
+    bool binary = isBinaryElementwise(op);
     if (!isUnaryElementwise(op) && !binary)
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());

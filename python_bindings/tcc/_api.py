@@ -305,12 +305,17 @@ class _TensorStruct(ctypes.Structure):
                 ("owner", ctypes.c_void_p)]
 
 
+# tcc_dtype codes (tcc/Runtime/tcc_model.h). bf16 (3) travels as its bits
+# in uint16 arrays, but a uint16 array passed in is ui16 (10).
 _DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1,
            np.dtype(np.float16): 2, np.dtype(np.bool_): 4,
            np.dtype(np.int8): 5, np.dtype(np.int32): 6,
-           np.dtype(np.int64): 7}
+           np.dtype(np.int64): 7, np.dtype(np.int16): 8,
+           np.dtype(np.uint8): 9, np.dtype(np.uint16): 10,
+           np.dtype(np.uint32): 11, np.dtype(np.uint64): 12}
 _NUMPY = {0: np.float32, 1: np.float64, 2: np.float16, 3: np.uint16,
-          4: np.bool_, 5: np.int8, 6: np.int32, 7: np.int64}
+          4: np.bool_, 5: np.int8, 6: np.int32, 7: np.int64, 8: np.int16,
+          9: np.uint8, 10: np.uint16, 11: np.uint32, 12: np.uint64}
 
 
 class _CudaArray:
@@ -323,7 +328,8 @@ class _CudaArray:
 
 
 _TYPESTR = {0: "<f4", 1: "<f8", 2: "<f2", 3: "<u2", 4: "|b1", 5: "|i1",
-            6: "<i4", 7: "<i8"}
+            6: "<i4", 7: "<i8", 8: "<i2", 9: "|u1", 10: "<u2", 11: "<u4",
+            12: "<u8"}
 
 
 class Library:
@@ -439,7 +445,8 @@ def _torch_dtype(code: int):
     import torch
     return {0: torch.float32, 1: torch.float64, 2: torch.float16,
             3: torch.bfloat16, 4: torch.bool, 5: torch.int8, 6: torch.int32,
-            7: torch.int64}[code]
+            7: torch.int64, 8: torch.int16, 9: torch.uint8, 10: torch.uint16,
+            11: torch.uint32, 12: torch.uint64}[code]
 
 
 def _device_input(i, x):
@@ -453,7 +460,8 @@ def _device_input(i, x):
     x = x.contiguous()
     codes = {torch.float32: 0, torch.float64: 1, torch.float16: 2,
              torch.bfloat16: 3, torch.bool: 4, torch.int8: 5, torch.int32: 6,
-             torch.int64: 7}
+             torch.int64: 7, torch.int16: 8, torch.uint8: 9,
+             torch.uint16: 10, torch.uint32: 11, torch.uint64: 12}
     if x.dtype not in codes:
         raise TCCError(f"input {i}: element type {x.dtype} not supported by "
                        "tcc")

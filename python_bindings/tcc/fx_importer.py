@@ -71,7 +71,8 @@ prims = torch.ops.prims
 INT64_MAX = 9223372036854775807
 
 # torch dtype -> MLIR element type. Anything else is unsupported (tcc's
-# TCC_Tensor holds f16, bf16, f32, f64, i1, i8, i32, i64).
+# TCC_Tensor holds f16, bf16, f32, f64, i1, i8, i16, i32, i64 (signed) and
+# ui8, ui16, ui32, ui64).
 _DTYPES = {
     torch.float32: "f32",
     torch.float16: "f16",
@@ -79,7 +80,12 @@ _DTYPES = {
     torch.float64: "f64",
     torch.int64: "i64",
     torch.int32: "i32",
+    torch.int16: "i16",
     torch.int8: "i8",
+    torch.uint8: "ui8",
+    torch.uint16: "ui16",
+    torch.uint32: "ui32",
+    torch.uint64: "ui64",
     torch.bool: "i1",
 }
 _FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
@@ -283,6 +289,8 @@ def _fmt_scalar(v, dtype) -> str:
         return "true" if bool(v) else "false"
     if dtype in _FLOATS:
         return _fmt_float(v, elem)
+    if elem.startswith("ui"):  # wraps, as torch's casts do
+        return str(int(v) % (1 << int(elem[2:])))
     return str(int(v))
 
 
@@ -859,6 +867,11 @@ _register(aten.mul)(_binary("mul"))
 _register(aten.maximum)(_binary("maximum"))
 _register(aten.minimum)(_binary("minimum"))
 _register(aten.fmod)(_binary("rem"))
+_register(aten.bitwise_xor)(_binary("bitwise_xor"))
+# Shifts by at least the width (or a negative amount) give 0, or the sign
+# for a signed right shift: torch's rule, and tcc's.
+_register(aten.bitwise_left_shift, aten.__lshift__)(_binary("shift_left"))
+_register(aten.bitwise_right_shift, aten.__rshift__)(_binary("shift_right"))
 
 
 @_register(aten.rsub)
@@ -999,8 +1012,8 @@ def _where(c: _Ctx):
 def _logical_not(c: _Ctx):
     shape, dtype = c.out()
     x = c["self"]
-    if dtype != torch.bool:
-        raise _Unsupported("bitwise_not on non-bool tensors")
+    if dtype != torch.bool:  # bitwise_not of an integer tensor
+        return c.imp.op("bitwise_not", [c.imp.operand(x, dtype)], shape, dtype)
     x = _as_bool(c.imp, x)
     f = c.imp.const(False, torch.bool)
     return c.imp.op("cmp", [x, f], shape, torch.bool, 'predicate = "eq"')
@@ -1010,8 +1023,9 @@ def _logical_not(c: _Ctx):
 def _logical_binary(c: _Ctx):
     """Bool and/or as tcc.select (and = a ? b : false, or = a ? true : b)."""
     shape, dtype = c.out()
-    if dtype != torch.bool:
-        raise _Unsupported("bitwise ops on non-bool tensors")
+    if dtype != torch.bool:  # bitwise_and / bitwise_or of integers
+        op = "bitwise_and" if _packet(c.node.target) == aten.bitwise_and else "bitwise_or"
+        return _binary(op)(c)
     a = _as_bool(c.imp, c["self"])
     b = _as_bool(c.imp, c["other"])
     if _packet(c.node.target) in (aten.logical_and, aten.bitwise_and):
@@ -1960,11 +1974,12 @@ def _scatter_identity(reduction: str, dtype):
         return False if dtype == torch.bool else 0
     if reduction == "mul":
         return True if dtype == torch.bool else 1
-    big = float("inf") if dtype in _FLOATS else (
-        True if dtype == torch.bool else torch.iinfo(dtype).max)
-    if reduction == "max":
-        return -big if not isinstance(big, bool) else False
-    return big
+    if dtype == torch.bool:
+        return reduction != "max"
+    if dtype in _FLOATS:
+        return float("-inf") if reduction == "max" else float("inf")
+    info = torch.iinfo(dtype)  # unsigned types start at 0
+    return info.min if reduction == "max" else info.max
 
 
 def _scatter_elements(imp, x: _T, idx: _T, src: _T, axis: int, reduction: str) -> _T:

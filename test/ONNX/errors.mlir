@@ -10,8 +10,8 @@
 // NODES-NEXT:   Multinomial (node 'sample0', domain '', opset 13)
 // NODES-NEXT:   MyOp (node 'custom0', domain 'com.example', opset 13)
 
-// RUN: not tcc-import-onnx %S/Inputs/uint8_input.textproto 2>&1 | FileCheck %s --check-prefix=UINT8
-// UINT8: error: ONNX graph value 'x' has element type UINT8, which tcc does not have
+// RUN: not tcc-import-onnx %S/Inputs/complex_input.textproto 2>&1 | FileCheck %s --check-prefix=COMPLEX
+// COMPLEX: error: ONNX graph value 'x' has element type COMPLEX64, which tcc does not have
 
 // RUN: not tcc-import-onnx %S/Inputs/new_opset.textproto 2>&1 | FileCheck %s --check-prefix=OPSET
 // OPSET: error: ONNX opset 29 is outside the supported range 1 to 28

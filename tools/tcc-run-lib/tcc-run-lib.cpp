@@ -125,6 +125,7 @@ int main(int argc, char **argv) {
       HostTensor want;
       if (!readNpy(path, want, error))
         return fail(error);
+      adoptAsBF16IfBits(want, results[r].dtype);
       std::string report;
       Tolerances tol = defaultTolerances(want.dtype, rtol, atol);
       bool ok = allClose(results[r], want, tol.rtol, tol.atol, report);

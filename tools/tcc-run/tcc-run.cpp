@@ -626,6 +626,11 @@ int main(int argc, char **argv) {
     HostTensor t;
     if (!parseInputSpec(spec, i, seed, t, error))
       return fail(error);
+    // bf16 data in .npy files is its bits in uint16.
+    if (i < func.getNumArguments())
+      if (auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[i]))
+        if (auto dtype = dtypeFromMLIRType(type.getElementType()))
+          adoptAsBF16IfBits(t, *dtype);
     inputs.push_back(std::move(t));
   }
   if (randomInputs) {
@@ -669,6 +674,7 @@ int main(int argc, char **argv) {
     HostTensor t;
     if (!parseInputSpec(spec, i, seed, t, error))
       return fail("expected output " + std::to_string(i) + ": " + error);
+    adoptAsBF16IfBits(t, results[i].dtype);
     expected.push_back(std::move(t));
   }
   return compareResults(results, expected, "") ? 0 : 1;

@@ -20,8 +20,10 @@
 
 namespace tcc::runtime {
 
-/// Element types tcc programs exchange with the host.
-enum class DType { F32, F64, F16, BF16, I1, I8, I32, I64 };
+/// Element types tcc programs exchange with the host. New types are
+/// appended: the codes are stored in AOT libraries and used by the C API.
+enum class DType { F32, F64, F16, BF16, I1, I8, I32, I64, I16, U8, U16, U32, U64 };
+inline constexpr int kNumDTypes = 13;
 
 /// Size in bytes of one element (i1 is stored as one byte, 0 or 1).
 size_t dtypeSize(DType dtype);
@@ -30,6 +32,15 @@ const char *dtypeName(DType dtype);
 /// Inverse of dtypeName; std::nullopt for unknown spellings.
 std::optional<DType> dtypeFromName(const std::string &name);
 bool isFloatDType(DType dtype);
+/// ui8, ui16, ui32, ui64.
+bool isUnsignedDType(DType dtype);
+/// Every integer type, i1 included.
+bool isIntegerDType(DType dtype);
+
+struct HostTensor;
+/// Reinterprets a ui16 tensor as bf16 bits when `wanted` is bf16 (.npy and
+/// ONNX files store bf16 as uint16); returns whether it did.
+bool adoptAsBF16IfBits(HostTensor &t, DType wanted);
 
 /// IEEE half / bfloat16 conversions (round to nearest even, NaN preserved).
 float halfToFloat(uint16_t h);
@@ -78,6 +89,11 @@ struct HostTensor {
   /// i1 stores v != 0).
   double getDouble(int64_t i) const;
   void setDouble(int64_t i, double v);
+  /// Element i of an integer tensor, exactly: narrower types sign- or
+  /// zero-extend, ui64 gives its bit pattern. Stores wrap to the width
+  /// (i1 stores v != 0). Float tensors go through getDouble / setDouble.
+  int64_t getInt64(int64_t i) const;
+  void setInt64(int64_t i, int64_t v);
 
   /// "2x3xf32" (rank 0: "f32").
   std::string typeString() const;

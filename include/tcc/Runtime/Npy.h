@@ -2,10 +2,12 @@
 //
 // tcc-run exchanges inputs and reference outputs with Python through .npy
 // files, the simplest format numpy reads and writes without extra packages.
-// Supported element types: '<f4' f32, '<f8' f64, '<f2' f16, '<i4' i32,
-// '<i8' i64, '|i1' i8, '|b1' i1, and '<u2' as raw bf16 bits (numpy has no
-// bfloat16; files written for bf16 tensors use '<u2' and '<u2' reads back as
-// bf16). Only C order, little-endian data is accepted.
+// Supported element types: '<f4' f32, '<f8' f64, '<f2' f16, '<i8' i64,
+// '<i4' i32, '<i2' i16, '|i1' i8, '<u8' ui64, '<u4' ui32, '<u2' ui16,
+// '|u1' ui8, '|b1' i1. numpy has no bfloat16: bf16 tensors are written as
+// their bits in '<u2', which reads back as ui16; adoptAsBF16IfBits turns it
+// into bf16 where a signature asks for bf16. Only C order, little-endian
+// data is accepted.
 //
 //===----------------------------------------------------------------------===//
 

@@ -44,7 +44,13 @@ typedef enum tcc_dtype {
   TCC_I1 = 4, /* one byte per element, 0 or 1 */
   TCC_I8 = 5,
   TCC_I32 = 6,
-  TCC_I64 = 7
+  TCC_I64 = 7,
+  TCC_I16 = 8,
+  TCC_U8 = 9,
+  TCC_U16 = 10,
+  TCC_U32 = 11,
+  TCC_U64 = 12,
+  TCC_NUM_DTYPES = 13 /* not a dtype: one past the last code */
 } tcc_dtype;
 
 #define TCC_MAX_RANK 8

@@ -34,6 +34,14 @@ using ::tcc::runtime::HostTensor;
 Type mlir::tcc::onnx_import::elementTypeOf(MLIRContext *ctx, DType d) {
   Builder b(ctx);
   switch (d) {
+  case DType::I16:
+    return b.getIntegerType(16);
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    return b.getIntegerType(8 * ::tcc::runtime::dtypeSize(d),
+                            /*isSigned=*/false);
   case DType::F32:
     return b.getF32Type();
   case DType::F64:
@@ -55,10 +63,9 @@ Type mlir::tcc::onnx_import::elementTypeOf(MLIRContext *ctx, DType d) {
 }
 
 std::optional<DType> mlir::tcc::onnx_import::dtypeOfElement(Type t) {
-  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I1,
-                  DType::I8, DType::I32, DType::I64})
-    if (elementTypeOf(t.getContext(), d) == t)
-      return d;
+  for (int code = 0; code < ::tcc::runtime::kNumDTypes; ++code)
+    if (elementTypeOf(t.getContext(), DType(code)) == t)
+      return DType(code);
   return std::nullopt;
 }
 
@@ -66,25 +73,7 @@ namespace {
 
 /// Element i of an integer tensor, exactly (doubles lose int64 bits:
 /// Slice's "to the end" is INT64_MAX).
-int64_t integerAt(const HostTensor &t, int64_t i) {
-  const uint8_t *p = t.data.data();
-  switch (t.dtype) {
-  case DType::I64: {
-    int64_t v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return v;
-  }
-  case DType::I32: {
-    int32_t v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case DType::I8:
-    return static_cast<int8_t>(p[i]);
-  default:
-    return static_cast<int64_t>(t.getDouble(i));
-  }
-}
+int64_t integerAt(const HostTensor &t, int64_t i) { return t.getInt64(i); }
 
 /// A dim_param as a tcc.shape symbol: letters, digits and underscores,
 /// not starting with a digit.

@@ -27,15 +27,10 @@ Type elementTypeOf(MLIRContext *ctx, ::tcc::runtime::DType dtype);
 /// The inverse of elementTypeOf.
 std::optional<::tcc::runtime::DType> dtypeOfElement(Type element);
 
-/// Stores an integer exactly (HostTensor::setDouble loses int64 bits).
+/// Stores an integer exactly, wrapping to the element type's width
+/// (HostTensor::setDouble saturates and loses int64 bits).
 inline void setInteger(::tcc::runtime::HostTensor &t, int64_t i, int64_t v) {
-  if (t.dtype == ::tcc::runtime::DType::I64)
-    std::memcpy(t.data.data() + 8 * i, &v, 8);
-  else if (t.dtype == ::tcc::runtime::DType::I32) {
-    int32_t w = static_cast<int32_t>(v);
-    std::memcpy(t.data.data() + 4 * i, &w, 4);
-  } else
-    t.setDouble(i, static_cast<double>(v));
+  t.setInt64(i, v);
 }
 
 /// The newest default-domain opset the importer reads: that of the onnx

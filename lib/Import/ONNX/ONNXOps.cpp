@@ -777,6 +777,9 @@ FailureOr<Value> windowBySlices(NodeContext &c, Value x, const Window &w,
     extra[d] = std::max<int64_t>(0, (o - 1) * w.strides[d] + eff - (in + pb + pe));
   }
   double fill = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  if (auto intType = dyn_cast<IntegerType>(t.getElementType()); intType && isMax)
+    fill = intType.isUnsigned() ? 0.0 // the type's minimum
+                                : -std::ldexp(1.0, intType.getWidth() - 1);
   Value xp = x;
   for (int64_t d = 0; d < n; ++d)
     xp = TRY(padConstantAlong(c, xp, 2 + d, w.pads[d], w.pads[d + n] + extra[d],
@@ -3594,6 +3597,239 @@ LogicalResult softmaxCrossEntropy(NodeContext &c) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Quantization: composites in float (QuantizeLinear, DequantizeLinear,
+// DynamicQuantizeLinear) and in f64 (the integer convolutions and matrix
+// products: f64 holds every int32 accumulator exactly, f32 only up to 2^24).
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> castTo(NodeContext &c, Value v, Type element) {
+  if (elementOf(v) == element)
+    return v;
+  return c.build1("tcc.cast", {v}, {},
+                  RankedTensorType::get(typeOf(v).getShape(), element));
+}
+
+/// A per-axis parameter (scale or zero point, 0-D or 1-D) shaped to
+/// broadcast along `axis` of a rank-`rank` tensor: [n] -> [1, .., n, .., 1].
+FailureOr<Value> alongAxis(NodeContext &c, Value p, int64_t axis,
+                           int64_t rank) {
+  RankedTensorType t = typeOf(p);
+  if (t.getRank() == 0 || (t.getRank() == 1 && t.getDimSize(0) == 1))
+    return p;
+  if (t.getRank() != 1)
+    return c.fail("expects a scalar or 1-D scale and zero point (blocked "
+                  "quantization is not supported)");
+  int64_t a = TRY(normalizeAxis(c, axis, rank));
+  SmallVector<int64_t> shape(rank, 1);
+  shape[a] = t.getDimSize(0);
+  return reshapeTo(c, p, shape, true);
+}
+
+/// round-half-even, clamped to the range of `target` (an integer type),
+/// then cast to it: `v` is a float tensor.
+FailureOr<Value> saturateTo(NodeContext &c, Value v, IntegerType target) {
+  Ops o{c, elementOf(v)};
+  unsigned w = target.getWidth();
+  double lo = target.isUnsigned() ? 0.0 : -std::ldexp(1.0, w - 1);
+  double hi = target.isUnsigned() ? std::ldexp(1.0, w) - 1
+                                  : std::ldexp(1.0, w - 1) - 1;
+  Value r = TRY(o.un("round", v));
+  r = TRY(o.bin("maximum", r, o.k(lo)));
+  r = TRY(o.bin("minimum", r, o.k(hi)));
+  return castTo(c, r, target);
+}
+
+/// x - zero_point in `element` (the zero point optional).
+FailureOr<Value> shifted(NodeContext &c, Value x, Value zeroPoint,
+                         Type element) {
+  Value xf = TRY(castTo(c, x, element));
+  if (!zeroPoint)
+    return xf;
+  return c.build1("tcc.sub", {xf, TRY(castTo(c, zeroPoint, element))});
+}
+
+IntegerType integerElement(Value v) {
+  return v ? dyn_cast<IntegerType>(elementOf(v)) : IntegerType();
+}
+
+FailureOr<Value> quantizeLinear(NodeContext &c) {
+  Value x = c.operand(0), scale = c.operand(1), zeroPoint = c.operand(2);
+  if (!x || !scale)
+    return c.fail("needs x and y_scale");
+  if (c.intAttr("block_size", 0) != 0)
+    return c.fail("blocked quantization (block_size) is not supported");
+  IntegerType target = zeroPoint ? integerElement(zeroPoint) : IntegerType();
+  if (!zeroPoint) {
+    int64_t dtype = c.intAttr("output_dtype", onnx::TensorProto::UINT8);
+    std::optional<::tcc::runtime::DType> d = dtypeOf(int32_t(dtype));
+    target = d ? dyn_cast<IntegerType>(elementTypeOf(c.b.getContext(), *d))
+               : IntegerType();
+  }
+  if (!target || target.getWidth() == 1)
+    return c.fail("quantizes only to integer types");
+  // f16 and bf16 divide in f32: round(x / scale) must be exact up to the
+  // 16-bit types' range.
+  Type f = elementOf(x).isF64() ? elementOf(x) : c.b.getF32Type();
+  int64_t rank = typeOf(x).getRank(), axis = c.intAttr("axis", 1);
+  Value s = TRY(alongAxis(c, TRY(castTo(c, scale, f)), axis, rank));
+  Ops o{c, f};
+  Value q = TRY(o.un("round", TRY(o.bin("div", TRY(castTo(c, x, f)), s))));
+  if (zeroPoint)
+    q = TRY(o.bin("add", q,
+                  TRY(alongAxis(c, TRY(castTo(c, zeroPoint, f)), axis, rank))));
+  return saturateTo(c, q, target);
+}
+
+FailureOr<Value> dequantizeLinear(NodeContext &c) {
+  Value x = c.operand(0), scale = c.operand(1), zeroPoint = c.operand(2);
+  if (!x || !scale)
+    return c.fail("needs x and x_scale");
+  if (c.intAttr("block_size", 0) != 0)
+    return c.fail("blocked quantization (block_size) is not supported");
+  if (!integerElement(x))
+    return c.fail("dequantizes only integer types");
+  // As onnxruntime and the reference: x - zero_point in f32, times scale.
+  Type f32 = c.b.getF32Type();
+  int64_t rank = typeOf(x).getRank(), axis = c.intAttr("axis", 1);
+  Value d = TRY(castTo(c, x, f32));
+  if (zeroPoint)
+    d = TRY(c.build1("tcc.sub",
+                     {d, TRY(alongAxis(c, TRY(castTo(c, zeroPoint, f32)), axis,
+                                       rank))}));
+  Value s = TRY(alongAxis(c, scale, axis, rank));
+  Type out = elementOf(scale);
+  return c.build1("tcc.mul", {TRY(castTo(c, d, out)), s});
+}
+
+/// y, y_scale, y_zero_point for uint8, from x's range widened to hold 0.
+LogicalResult dynamicQuantizeLinear(NodeContext &c) {
+  Value x = c.operand(0);
+  if (!x || !elementOf(x).isF32())
+    return c.fail("expects an f32 input");
+  Ops o{c, elementOf(x)};
+  auto all = [&](llvm::StringRef op) {
+    return c.build1(("tcc." + op).str(), {x},
+                    {c.named("axes", c.b.getDenseI64ArrayAttr({}))});
+  };
+  Value hi = TRY(o.bin("maximum", TRY(all("reduce_max")), o.k(0.0)));
+  Value lo = TRY(o.bin("minimum", TRY(all("reduce_min")), o.k(0.0)));
+  Value range = TRY(o.bin("sub", hi, lo));
+  // An all-zero x: scale 1 (as onnxruntime), not a division by zero.
+  Value flat = TRY(c.build1("tcc.cmp", {range, o.k(0.0)},
+                            {c.named("predicate", c.b.getStringAttr("eq"))}));
+  range = TRY(c.build1("tcc.select", {flat, o.k(1.0), range}));
+  Value scale = TRY(o.bin("div", range, o.k(255.0)));
+  Value zp = TRY(o.bin("sub", o.k(0.0), TRY(o.bin("div", lo, scale))));
+  zp = TRY(o.un("round", TRY(o.bin("minimum",
+                                    TRY(o.bin("maximum", zp, o.k(0.0))),
+                                    o.k(255.0)))));
+  auto u8 = IntegerType::get(c.b.getContext(), 8, IntegerType::Unsigned);
+  Value q = TRY(o.bin("add", TRY(o.un("round", TRY(o.bin("div", x, scale)))),
+                      zp));
+  c.results.push_back(TRY(saturateTo(c, q, u8)));
+  c.results.push_back(scale);
+  c.results.push_back(TRY(castTo(c, zp, u8)));
+  return success();
+}
+
+/// Runs `f` with the node's operands replaced by `operands` (conv() and
+/// matmul() read the node's operands and attributes).
+FailureOr<Value> withOperands(NodeContext &c, SmallVector<Value> operands,
+                              FailureOr<Value> (*f)(NodeContext &)) {
+  std::swap(c.operands, operands);
+  FailureOr<Value> r = f(c);
+  std::swap(c.operands, operands);
+  return r;
+}
+
+/// (a - a_zero_point) @ (b - b_zero_point) in f64; a's zero point may be
+/// per row ([M]), b's per column ([N]).
+FailureOr<Value> integerMatmul(NodeContext &c, Value a, Value aZero, Value b,
+                               Value bZero) {
+  if (!integerElement(a) || !integerElement(b))
+    return c.fail("expects integer matrices");
+  Type f64 = c.b.getF64Type();
+  if (aZero && typeOf(a).getRank() >= 2)
+    aZero = TRY(alongAxis(c, aZero, -2, typeOf(a).getRank()));
+  Value am = TRY(shifted(c, a, aZero, f64));
+  Value bm = TRY(shifted(c, b, bZero, f64));
+  return withOperands(c, {am, bm}, matmul);
+}
+
+/// conv(x - x_zero_point, w - w_zero_point [+ bias]) in f64; w's zero point
+/// may be per output channel.
+FailureOr<Value> integerConv(NodeContext &c, Value x, Value xZero, Value w,
+                             Value wZero, Value bias) {
+  if (!integerElement(x) || !integerElement(w))
+    return c.fail("expects integer x and w");
+  Type f64 = c.b.getF64Type();
+  if (wZero)
+    wZero = TRY(alongAxis(c, wZero, 0, typeOf(w).getRank()));
+  Value xs = TRY(shifted(c, x, xZero, f64));
+  Value ws = TRY(shifted(c, w, wZero, f64));
+  SmallVector<Value> operands = {xs, ws};
+  if (bias)
+    operands.push_back(TRY(castTo(c, bias, f64)));
+  return withOperands(c, operands, conv);
+}
+
+/// acc * (s1 * s2 / y_scale) + y_zero_point, saturated to the zero point's
+/// type (or `fallback`'s without one); `scaleAxis` places a per-channel s2.
+FailureOr<Value> requantize(NodeContext &c, Value acc, Value s1, Value s2,
+                            Value yScale, Value yZero, Value fallback,
+                            int64_t scaleAxis) {
+  // The scale ratio in f32, as the reference and onnxruntime compute it.
+  Ops f{c, c.b.getF32Type()};
+  Value ratio = TRY(f.bin("div", TRY(f.bin("mul", s1, s2)), yScale));
+  int64_t rank = typeOf(acc).getRank();
+  ratio = TRY(alongAxis(c, ratio, scaleAxis, rank));
+  Type f64 = c.b.getF64Type();
+  Value r = TRY(c.build1("tcc.mul", {acc, TRY(castTo(c, ratio, f64))}));
+  if (yZero)
+    r = TRY(c.build1("tcc.add", {r, TRY(castTo(c, yZero, f64))}));
+  IntegerType target = integerElement(yZero ? yZero : fallback);
+  if (!target || target.getWidth() == 1)
+    return c.fail("quantizes only to integer types");
+  return saturateTo(c, r, target);
+}
+
+FailureOr<Value> matMulInteger(NodeContext &c) {
+  Value y = TRY(integerMatmul(c, c.operand(0), c.operand(2), c.operand(1),
+                              c.operand(3)));
+  return castTo(c, y, c.b.getI32Type());
+}
+
+FailureOr<Value> convInteger(NodeContext &c) {
+  Value y = TRY(integerConv(c, c.operand(0), c.operand(2), c.operand(1),
+                            c.operand(3), Value()));
+  return castTo(c, y, c.b.getI32Type());
+}
+
+FailureOr<Value> qLinearMatMul(NodeContext &c) {
+  if (c.numOperands() < 8)
+    return c.fail("needs 8 inputs");
+  Value a = c.operand(0), b = c.operand(3);
+  Value acc = TRY(integerMatmul(c, a, c.operand(2), b, c.operand(5)));
+  // A per-row a_scale scales rows, a per-column b_scale columns: the
+  // product of both only broadcasts when at most one is a vector.
+  Value as = c.operand(1), bs = c.operand(4);
+  if (typeOf(as).getNumElements() != 1 && typeOf(bs).getNumElements() != 1)
+    return c.fail("per-row a_scale with per-column b_scale is not supported");
+  int64_t axis = typeOf(as).getNumElements() != 1 ? -2 : -1;
+  return requantize(c, acc, as, bs, c.operand(6), c.operand(7), a, axis);
+}
+
+FailureOr<Value> qLinearConv(NodeContext &c) {
+  if (c.numOperands() < 8)
+    return c.fail("needs 8 inputs");
+  Value x = c.operand(0);
+  Value acc = TRY(integerConv(c, x, c.operand(2), c.operand(3), c.operand(5),
+                              c.operand(8)));
+  return requantize(c, acc, c.operand(1), c.operand(4), c.operand(6),
+                    c.operand(7), x, /*per output channel*/ 1);
+}
+
 /// Identity-like ops (Identity, Dropout in inference) pass their input.
 LogicalResult identity(NodeContext &c) {
   c.results.push_back(c.operand(0));
@@ -3722,8 +3958,8 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Mod"] = one([](NodeContext &c) -> FailureOr<Value> {
       Value a = c.operand(0), b = c.operand(1);
       Value r = TRY(c.build1("tcc.rem", {a, b}));
-      if (c.intAttr("fmod", 0))
-        return r;
+      if (c.intAttr("fmod", 0) || elementOf(a).isUnsignedInteger())
+        return r; // Unsigned: both conventions agree.
       if (isa<FloatType>(elementOf(a)))
         return c.fail("fmod = 0 with floating-point inputs");
       // Python's modulo has the divisor's sign: where the truncated
@@ -3839,6 +4075,35 @@ const llvm::StringMap<Converter> &mlir::tcc::onnx_import::converters() {
     t["Or"] = one([](NodeContext &c) { return logical(c, "or"); });
     t["Xor"] = one([](NodeContext &c) { return logical(c, "xor"); });
     t["Not"] = one([](NodeContext &c) { return logical(c, "not"); });
+    t["QuantizeLinear"] = one(quantizeLinear);
+    t["DequantizeLinear"] = one(dequantizeLinear);
+    t["DynamicQuantizeLinear"] = dynamicQuantizeLinear;
+    t["MatMulInteger"] = one(matMulInteger);
+    t["ConvInteger"] = one(convInteger);
+    t["QLinearMatMul"] = one(qLinearMatMul);
+    t["QLinearConv"] = one(qLinearConv);
+    t["BitwiseAnd"] = one([](NodeContext &c) {
+      return binaryValue(c, "tcc.bitwise_and");
+    });
+    t["BitwiseOr"] = one([](NodeContext &c) {
+      return binaryValue(c, "tcc.bitwise_or");
+    });
+    t["BitwiseXor"] = one([](NodeContext &c) {
+      return binaryValue(c, "tcc.bitwise_xor");
+    });
+    t["BitwiseNot"] = one([](NodeContext &c) {
+      return c.build1("tcc.bitwise_not", {c.operand(0)});
+    });
+    t["BitShift"] = one([](NodeContext &c) -> FailureOr<Value> {
+      std::string direction = c.stringAttr("direction", "");
+      if (direction != "LEFT" && direction != "RIGHT")
+        return c.fail("direction must be LEFT or RIGHT, got '" + direction +
+                      "'");
+      if (!elementOf(c.operand(0)).isUnsignedInteger())
+        return c.fail("expects unsigned integer inputs");
+      return binaryValue(c, direction == "LEFT" ? "tcc.shift_left"
+                                                : "tcc.shift_right");
+    });
     t["ReduceSumSquare"] = one([](NodeContext &c) {
       return composedReduce(c, "square", "");
     });

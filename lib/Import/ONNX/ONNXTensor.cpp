@@ -33,6 +33,16 @@ std::optional<DType> mlir::tcc::onnx_import::dtypeOf(int32_t onnxType) {
     return DType::I32;
   case onnx::TensorProto::INT64:
     return DType::I64;
+  case onnx::TensorProto::INT16:
+    return DType::I16;
+  case onnx::TensorProto::UINT8:
+    return DType::U8;
+  case onnx::TensorProto::UINT16:
+    return DType::U16;
+  case onnx::TensorProto::UINT32:
+    return DType::U32;
+  case onnx::TensorProto::UINT64:
+    return DType::U64;
   default:
     return std::nullopt;
   }
@@ -127,6 +137,7 @@ bool mlir::tcc::onnx_import::tensorFromProto(const onnx::TensorProto &t,
     }
     break;
   case DType::I8:
+  case DType::U8:
   case DType::I1:
     if (!count(t.int32_data_size()))
       return false;
@@ -135,6 +146,28 @@ bool mlir::tcc::onnx_import::tensorFromProto(const onnx::TensorProto &t,
     if (*dtype == DType::I1)
       for (int64_t i = 0; i < n; ++i)
         h.data[i] = h.data[i] != 0;
+    break;
+  case DType::I16:
+  case DType::U16:
+    if (!count(t.int32_data_size()))
+      return false;
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t bits = static_cast<uint16_t>(t.int32_data(i));
+      std::memcpy(h.data.data() + 2 * i, &bits, 2);
+    }
+    break;
+  case DType::U32:
+    if (!count(t.uint64_data_size()))
+      return false;
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t v = static_cast<uint32_t>(t.uint64_data(i));
+      std::memcpy(h.data.data() + 4 * i, &v, 4);
+    }
+    break;
+  case DType::U64:
+    if (!count(t.uint64_data_size()))
+      return false;
+    std::memcpy(h.data.data(), t.uint64_data().data(), bytes);
     break;
   }
   out = std::move(h);

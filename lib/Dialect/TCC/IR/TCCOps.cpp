@@ -186,6 +186,17 @@ TCC_BINARY_INFER(MaximumOp)
 TCC_BINARY_INFER(MinimumOp)
 TCC_BINARY_INFER(PowOp)
 TCC_BINARY_INFER(RemOp)
+TCC_BINARY_INFER(BitwiseAndOp)
+TCC_BINARY_INFER(BitwiseOrOp)
+TCC_BINARY_INFER(BitwiseXorOp)
+TCC_BINARY_INFER(ShiftLeftOp)
+TCC_BINARY_INFER(ShiftRightOp)
+
+bool mlir::tcc::isBinaryElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
+             BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
+             ShiftRightOp>(op);
+}
 
 static LogicalResult verifyNotBool(Operation *op, Type elementType) {
   if (elementType.isInteger(1))
@@ -214,6 +225,16 @@ LogicalResult MaximumOp::verify() {
 LogicalResult MinimumOp::verify() {
   return verifyNotBool(*this, getType().getElementType());
 }
+// The operand types already say "integer"; i1 is logical and/or/xor.
+LogicalResult BitwiseAndOp::verify() { return success(); }
+LogicalResult BitwiseOrOp::verify() { return success(); }
+LogicalResult BitwiseXorOp::verify() { return success(); }
+LogicalResult ShiftLeftOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
+LogicalResult ShiftRightOp::verify() {
+  return verifyNotBool(*this, getType().getElementType());
+}
 LogicalResult PowOp::verify() {
   if (!isa<FloatType>(getType().getElementType()))
     return emitOpError("expects floating-point operands, got ")
@@ -229,6 +250,9 @@ static bool isSplatOf(Attribute attr, double value) {
   Type et = splat.getElementType();
   if (isa<FloatType>(et))
     return splat.getSplatValue<APFloat>().convertToDouble() == value;
+  if (et.isUnsignedInteger())
+    return value >= 0 &&
+           splat.getSplatValue<APInt>().getZExtValue() == (uint64_t)value;
   if (et.isInteger() && !et.isInteger(1))
     return splat.getSplatValue<APInt>().getSExtValue() == (int64_t)value;
   return false;
@@ -308,19 +332,25 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
   return foldBinaryConstants(
       *this, adaptor.getOperands(),
       [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); },
-      [](const APInt &a, const APInt &b) { return a.sge(b) ? a : b; });
+      [&](const APInt &a, const APInt &b) {
+        return (isUnsigned ? a.uge(b) : a.sge(b)) ? a : b;
+      });
 }
 
 OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
   return foldBinaryConstants(
       *this, adaptor.getOperands(),
       [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); },
-      [](const APInt &a, const APInt &b) { return a.sle(b) ? a : b; });
+      [&](const APInt &a, const APInt &b) {
+        return (isUnsigned ? a.ule(b) : a.sle(b)) ? a : b;
+      });
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
@@ -396,6 +426,7 @@ LogicalResult SelectOp::verify() { return success(); }
   TCC_COMPATIBLE_RETURN_TYPES(OP)
 
 TCC_UNARY_INFER(NegOp)
+TCC_UNARY_INFER(BitwiseNotOp)
 TCC_UNARY_INFER(ExpOp)
 TCC_UNARY_INFER(LogOp)
 TCC_UNARY_INFER(SqrtOp)

@@ -33,9 +33,15 @@ class TCC_Op<string mnemonic, list<Trait> traits = []>
     : Op<TCC_Dialect, mnemonic, traits>;
 
 def TCC_FloatElement : AnyTypeOf<[F16, BF16, F32, F64]>;
-def TCC_AnyElement : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I32, I64]>;
+// Signless integers are signed; uiN are unsigned (lowering makes them
+// signless and picks unsigned arith ops from these types).
+def TCC_AnyElement : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64,
+                                UI8, UI16, UI32, UI64]>;
 def TCC_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
-def TCC_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I1, I8, I32, I64]>;
+def TCC_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64,
+                                 UI8, UI16, UI32, UI64]>;
+def TCC_IntTensor : RankedTensorOf<[I1, I8, I16, I32, I64,
+                                    UI8, UI16, UI32, UI64]>;
 def TCC_BoolTensor : RankedTensorOf<[I1]>;
 def TCC_IndexTensor : RankedTensorOf<[I32, I64]>;
 def TCC_ShapeTensor : 1DTensorOf<[I64]>;

@@ -36,6 +36,10 @@ inline bool isUnaryElementwise(Operation *op) {
          isa<TCCDialect>(op->getDialect());
 }
 
+/// Whether `op` is one of tcc's broadcasting elementwise binaries (the
+/// TCC_BinaryOp class: arithmetic, bitwise and shifts; not cmp or select).
+bool isBinaryElementwise(Operation *op);
+
 /// Where a 4-D window operand keeps each logical dim: batch (or a weight's
 /// output channels), channels, height and width. NCHW / OIHW: 0, 1, 2, 3;
 /// channels-last NHWC / OHWI: 0, 3, 1, 2.

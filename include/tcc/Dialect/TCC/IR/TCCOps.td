@@ -79,6 +79,27 @@ def TCC_PowOp : TCC_BinaryOp<"pow", "lhs ** rhs (floats only)"> {
   let hasFolder = 1;
 }
 
+/// Bitwise binaries on integer tensors (i1 included: logical and/or/xor).
+class TCC_BitwiseBinaryOp<string mnemonic, string math,
+                          list<Trait> traits = []>
+    : TCC_BinaryOp<mnemonic, math, traits> {
+  let arguments = (ins TCC_IntTensor:$lhs, TCC_IntTensor:$rhs);
+  let results = (outs TCC_IntTensor:$result);
+}
+def TCC_BitwiseAndOp : TCC_BitwiseBinaryOp<"bitwise_and", "lhs & rhs",
+                                           [Commutative]>;
+def TCC_BitwiseOrOp : TCC_BitwiseBinaryOp<"bitwise_or", "lhs | rhs",
+                                          [Commutative]>;
+def TCC_BitwiseXorOp : TCC_BitwiseBinaryOp<"bitwise_xor", "lhs ^ rhs",
+                                           [Commutative]>;
+def TCC_ShiftLeftOp : TCC_BitwiseBinaryOp<"shift_left",
+    "lhs << rhs (an amount of at least the bit width, or a negative one, "
+    "gives 0)">;
+def TCC_ShiftRightOp : TCC_BitwiseBinaryOp<"shift_right",
+    "lhs >> rhs: logical for unsigned element types, arithmetic for signed "
+    "ones (an amount of at least the bit width, or a negative one, gives 0, "
+    "or -1 for a negative signed lhs)">;
+
 def TCC_CmpOp : TCC_InferredOp<"cmp"> {
   let summary = "elementwise comparison producing i1, with broadcasting";
   let description = [{
@@ -134,6 +155,8 @@ class TCC_UnaryOp<string mnemonic, string math, Type operandType = TCC_FloatTens
 }
 
 def TCC_NegOp : TCC_UnaryOp<"neg", "-x", TCC_Tensor> { let hasFolder = 1; }
+def TCC_BitwiseNotOp : TCC_UnaryOp<"bitwise_not", "~x (logical not on i1)",
+                                   TCC_IntTensor>;
 def TCC_ExpOp : TCC_UnaryOp<"exp", "e ** x">;
 def TCC_LogOp : TCC_UnaryOp<"log", "natural log(x)">;
 def TCC_SqrtOp : TCC_UnaryOp<"sqrt", "sqrt(x)">;
@@ -472,7 +495,9 @@ def TCC_Conv2dOp : TCC_InferredOp<"conv2d"> {
   }];
 }
 
-class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
+class TCC_Pool2dOp<string mnemonic, string math,
+                   Type tensorType = TCC_FloatTensor>
+    : TCC_InferredOp<mnemonic> {
   let summary = math # " 2-D pooling on NCHW (or NHWC)";
   let description = [{
     }] # math # [{ over `kernel_size` [kh, kw] windows; `strides` default to
@@ -486,11 +511,11 @@ class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
         : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>
     ```
   }];
-  let arguments = (ins TCC_FloatTensor:$x, DenseI64ArrayAttr:$kernel_size,
+  let arguments = (ins tensorType:$x, DenseI64ArrayAttr:$kernel_size,
                    OptionalAttr<DenseI64ArrayAttr>:$strides,
                    OptionalAttr<DenseI64ArrayAttr>:$padding,
                    DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
-  let results = (outs TCC_FloatTensor:$result);
+  let results = (outs tensorType:$result);
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool isChannelsLast() { return getLayout() == "NHWC"; }
@@ -499,7 +524,8 @@ class TCC_Pool2dOp<string mnemonic, string math> : TCC_InferredOp<mnemonic> {
   }];
 }
 
-def TCC_MaxPool2dOp : TCC_Pool2dOp<"max_pool2d", "max">;
+/// Integer max pooling (signed or unsigned) pads with the type's minimum.
+def TCC_MaxPool2dOp : TCC_Pool2dOp<"max_pool2d", "max", TCC_Tensor>;
 def TCC_AvgPool2dOp : TCC_Pool2dOp<"avg_pool2d", "average">;
 
 def TCC_AttentionOp : TCC_InferredOp<"attention"> {
