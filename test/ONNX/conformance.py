@@ -45,6 +45,14 @@ EXCLUDED = [
     # generator reproduces (onnxruntime skips them too).
     (r"^test_bernoulli", "random output (one stored sample, not comparable)"),
     (r"^test_(string|strnorm|regex|castlike_.*STRING|cast_.*STRING)", "string type"),
+    # Broken test data in the installed (older) onnx test set: checked
+    # against onnx 1.23's reference evaluator and onnxruntime.
+    (r"^test_(cast|castlike)_FLOAT_to_BFLOAT16",
+     "stale test data: float -> bf16 truncated (onnx >= 1.14 and its "
+     "reference round to nearest even, as tcc and PyTorch do)"),
+    (r"^test_castlike_BFLOAT16_to_FLOAT",
+     "broken test data: input 'like' is [1], the model declares [3, 4] "
+     "(onnxruntime rejects it too)"),
 ]
 # Messages of tcc-import-onnx that put a case among the exclusions.
 EXCLUDED_MESSAGES = [

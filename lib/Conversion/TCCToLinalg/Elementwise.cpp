@@ -112,6 +112,25 @@ Value scalar(RemOp, OpBuilder &b, Location l, ValueRange a) {
   return isFloat(a[0]) ? arith::RemFOp::create(b, l, a[0], a[1]).getResult()
                        : arith::RemSIOp::create(b, l, a[0], a[1]).getResult();
 }
+Value scalar(BitwiseAndOp, OpBuilder &b, Location l, ValueRange a) {
+  return arith::AndIOp::create(b, l, a[0], a[1]);
+}
+Value scalar(BitwiseOrOp, OpBuilder &b, Location l, ValueRange a) {
+  return arith::OrIOp::create(b, l, a[0], a[1]);
+}
+Value scalar(BitwiseXorOp, OpBuilder &b, Location l, ValueRange a) {
+  return arith::XOrIOp::create(b, l, a[0], a[1]);
+}
+Value scalar(BitwiseNotOp, OpBuilder &b, Location l, ValueRange a) {
+  return arith::XOrIOp::create(b, l, a[0], c(b, l, a[0], -1));
+}
+Value scalar(ShiftLeftOp, OpBuilder &b, Location l, ValueRange a) {
+  return shiftLeft(b, l, a[0], a[1]);
+}
+// Signless is signed; unsigned shifts are rewritten in Unsigned.cpp.
+Value scalar(ShiftRightOp, OpBuilder &b, Location l, ValueRange a) {
+  return shiftRight(b, l, a[0], a[1], /*isUnsigned=*/false);
+}
 // The unary ops that are one math op on the scalar.
 #define TCC_SCALAR_MATH(OP, MATH)                                              \
   Value scalar(OP, OpBuilder &b, Location l, ValueRange a) {                   \
@@ -261,6 +280,12 @@ void mlir::tcc::populateTCCElementwiseToLinalgPatterns(
                ElementwiseToGeneric<AcoshOp>, ElementwiseToGeneric<AtanhOp>,
                ElementwiseToGeneric<FloorOp>, ElementwiseToGeneric<CeilOp>,
                ElementwiseToGeneric<RoundOp>,
+               ElementwiseToGeneric<BitwiseAndOp>,
+               ElementwiseToGeneric<BitwiseOrOp>,
+               ElementwiseToGeneric<BitwiseXorOp>,
+               ElementwiseToGeneric<BitwiseNotOp>,
+               ElementwiseToGeneric<ShiftLeftOp>,
+               ElementwiseToGeneric<ShiftRightOp>,
                GeluToGeneric, CmpToGeneric, SelectToGeneric>(
       patterns.getContext());
 }

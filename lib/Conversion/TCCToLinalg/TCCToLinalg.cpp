@@ -34,6 +34,9 @@ struct ConvertTCCToLinalgPass
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (hasUnsignedTypes(getOperation()) &&
+        failed(convertUnsignedToSignless(getOperation())))
+      return signalPassFailure();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TCCDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
@@ -45,7 +48,12 @@ struct ConvertTCCToLinalgPass
     populateTCCToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
+      return signalPassFailure();
+    // linalg and arith take signless integers only.
+    if (hasUnsignedTypes(getOperation())) {
+      getOperation().emitError("an unsigned type is left after lowering");
       signalPassFailure();
+    }
   }
 };
 } // namespace

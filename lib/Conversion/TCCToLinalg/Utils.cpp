@@ -96,6 +96,58 @@ Value lowering::toCompute(OpBuilder &b, Location loc, Value scalar) {
 }
 
 Value lowering::convertScalar(OpBuilder &b, Location loc, Value scalar,
+                            Type target, bool srcUnsigned, bool dstUnsigned) {
+  Type source = scalar.getType();
+  bool sf = isa<FloatType>(source), tf = isa<FloatType>(target);
+  if (source == target || target.isInteger(1) || (sf && tf) ||
+      (!srcUnsigned && !dstUnsigned))
+    return convertScalar(b, loc, scalar, target);
+  if (tf) // unsigned -> float
+    return arith::UIToFPOp::create(b, loc, target, scalar);
+  if (sf) {
+    // float -> unsigned truncates toward zero; below 64 bits through i64
+    // (the reference's wrap-around for out-of-range values).
+    if (target.getIntOrFloatBitWidth() == 64)
+      return arith::FPToUIOp::create(b, loc, target, scalar);
+    Value wide = arith::FPToSIOp::create(b, loc, b.getI64Type(), scalar);
+    return arith::TruncIOp::create(b, loc, target, wide);
+  }
+  unsigned sw = source.getIntOrFloatBitWidth(),
+           tw = target.getIntOrFloatBitWidth();
+  if (sw < tw && srcUnsigned)
+    return arith::ExtUIOp::create(b, loc, target, scalar);
+  return convertScalar(b, loc, scalar, target);
+}
+
+static Value shiftOutOfRange(OpBuilder &b, Location loc, Value n) {
+  unsigned w = n.getType().getIntOrFloatBitWidth();
+  // Negative amounts are huge unsigned ones.
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n,
+                               scalarConstant(b, loc, n.getType(), w));
+}
+
+Value lowering::shiftLeft(OpBuilder &b, Location loc, Value x, Value n) {
+  Value shifted = arith::ShLIOp::create(b, loc, x, n);
+  return arith::SelectOp::create(b, loc, shiftOutOfRange(b, loc, n),
+                                 scalarConstant(b, loc, x.getType(), 0),
+                                 shifted);
+}
+
+Value lowering::shiftRight(OpBuilder &b, Location loc, Value x, Value n,
+                         bool isUnsigned) {
+  Value out = shiftOutOfRange(b, loc, n);
+  if (isUnsigned)
+    return arith::SelectOp::create(
+        b, loc, out, scalarConstant(b, loc, x.getType(), 0),
+        arith::ShRUIOp::create(b, loc, x, n));
+  // Out of range: the sign, as a shift by width - 1 gives it.
+  unsigned w = x.getType().getIntOrFloatBitWidth();
+  Value amount = arith::SelectOp::create(
+      b, loc, out, scalarConstant(b, loc, n.getType(), w - 1), n);
+  return arith::ShRSIOp::create(b, loc, x, amount);
+}
+
+Value lowering::convertScalar(OpBuilder &b, Location loc, Value scalar,
                             Type target) {
   Type source = scalar.getType();
   if (source == target)

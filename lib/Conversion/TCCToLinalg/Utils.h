@@ -49,6 +49,17 @@ Value toCompute(OpBuilder &b, Location loc, Value scalar);
 /// Converts a scalar between any two supported element types with tcc.cast
 /// semantics (float->int truncates, x->i1 is x != 0, narrowing rounds).
 Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type target);
+/// The same between signless types standing for the given signedness
+/// (unsigned: uitofp, fptoui, extui).
+Value convertScalar(OpBuilder &b, Location loc, Value scalar, Type target,
+                    bool srcUnsigned, bool dstUnsigned);
+
+/// x << n and x >> n (logical when `isUnsigned`, else arithmetic) with
+/// tcc's rule for amounts outside [0, width): 0, or the sign for a signed
+/// right shift (arith's shifts are poison there).
+Value shiftLeft(OpBuilder &b, Location loc, Value x, Value n);
+Value shiftRight(OpBuilder &b, Location loc, Value x, Value n,
+                 bool isUnsigned);
 
 /// Runtime dims of a broadcast of `operands` to `resultType`. Dynamic dims
 /// that must agree are checked with cf.assert (size-1 stretching of a dynamic

@@ -39,6 +39,13 @@ void populateTCCSamplingToLinalgPatterns(RewritePatternSet &patterns);
 /// All of the above.
 void populateTCCToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Whether anything under `root` has an unsigned element type.
+bool hasUnsignedTypes(Operation *root);
+/// Makes every type under `root` signless, rewriting the ops whose integer
+/// semantics depend on signedness from their unsigned types (see
+/// Unsigned.cpp); convert-tcc-to-linalg's first step where needed.
+LogicalResult convertUnsignedToSignless(Operation *root);
+
 } // namespace mlir::tcc
 
 #endif // TCC_CONVERSION_TCCTOLINALG_TCCTOLINALG_H
