@@ -43,3 +43,7 @@
 // overwritten): each is imported or rejected with an error, none crashes.
 // RUN: python3 %S/Inputs/corrupt_models.py tcc-import-onnx %onnx_data/pytorch-converted/test_Conv2d/model.onnx | FileCheck %s --check-prefix=DAMAGED
 // DAMAGED: damaged models: {{[0-9]+}}, rejected with an error: {{[1-9][0-9]*}}, crashes: 0
+
+// BitShift is defined on unsigned integers only.
+// RUN: not tcc-import-onnx %S/Inputs/bitshift_signed.textproto 2>&1 | FileCheck %s --check-prefix=SHIFT
+// SHIFT: error: ONNX node 'shift0' (BitShift, opset 13): expects unsigned integer inputs

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -147,8 +148,19 @@ struct RetypeConstant : OpConversionPattern<ConstantOp> {
   }
 };
 
+bool isSignMask(Value v) {
+  APInt bits;
+  auto type = cast<RankedTensorType>(v.getType());
+  return type.getRank() == 0 && matchPattern(v, m_ConstantInt(&bits)) &&
+         bits.isSignMask();
+}
+
 /// x ^ 0b10..0: the unsigned order of x is the signed order of the result.
+/// A flip of a flip (max feeding reduce_max) is the value itself.
 Value flipSignBit(OpBuilder &b, Location loc, Value x) {
+  if (auto inner = x.getDefiningOp<BitwiseXorOp>())
+    if (isSignMask(inner.getRhs()) && inner.getLhs().getType() == x.getType())
+      return inner.getLhs();
   auto type = cast<RankedTensorType>(x.getType());
   auto element = cast<IntegerType>(type.getElementType());
   auto scalarType = RankedTensorType::get({}, element);

@@ -1589,3 +1589,36 @@ func.func @nms_negative_max(%b: tensor<1x8x4xf32>, %s: tensor<1x1x8xf32>) -> ten
   %0 = tcc.nms %b, %s {iou_threshold = 5.0e-01 : f64, max_output_per_class = -1 : i64} : (tensor<1x8x4xf32>, tensor<1x1x8xf32>) -> tensor<?x3xi64>
   return %0 : tensor<?x3xi64>
 }
+
+// -----
+
+func.func @bitwise_on_floats(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc.bitwise_and' op operand #0 must be ranked tensor of}}
+  %0 = tcc.bitwise_and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @shift_bools(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tcc.shift_left' op does not accept i1 operands}}
+  %0 = tcc.shift_left %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @mixed_signedness(%a: tensor<4xui8>, %b: tensor<4xi8>) -> tensor<4xui8> {
+  // expected-error @+2 {{'tcc.add' op expects lhs and rhs to have the same element type, got ui8 and i8}}
+  // expected-error @+1 {{'tcc.add' op failed to infer returned types}}
+  %0 = tcc.add %a, %b : (tensor<4xui8>, tensor<4xi8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @signed_integers(%a: tensor<4xsi8>) -> tensor<4xsi8> {
+  // expected-error @+1 {{'tcc.neg' op operand #0 must be ranked tensor of}}
+  %0 = tcc.neg %a : (tensor<4xsi8>) -> tensor<4xsi8>
+  return %0 : tensor<4xsi8>
+}

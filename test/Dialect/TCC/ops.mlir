@@ -491,3 +491,22 @@ func.func @topk(%x: tensor<?x1000xf32>, %y: tensor<4x?xi32>) -> (tensor<?x5xi64>
   %w, %j = tcc.topk %y {k = 2 : i64, axis = 0 : i64, largest = false} : (tensor<4x?xi32>) -> (tensor<2x?xi32>, tensor<2x?xi64>)
   return %i, %w : tensor<?x5xi64>, tensor<2x?xi32>
 }
+
+// CHECK-LABEL: func.func @unsigned_and_bitwise
+//       CHECK:   tcc.bitwise_and %{{.+}}, %{{.+}} : (tensor<?x4xui8>, tensor<4xui8>) -> tensor<?x4xui8>
+//       CHECK:   tcc.bitwise_or
+//       CHECK:   tcc.bitwise_xor %{{.+}}, %{{.+}} : (tensor<?xi1>, tensor<?xi1>) -> tensor<?xi1>
+//       CHECK:   tcc.bitwise_not %{{.+}} : (tensor<?x4xui8>) -> tensor<?x4xui8>
+//       CHECK:   tcc.shift_left %{{.+}}, %{{.+}} : (tensor<?xi16>, tensor<i16>) -> tensor<?xi16>
+//       CHECK:   tcc.shift_right
+//       CHECK:   tcc.max_pool2d %{{.+}} {kernel_size = array<i64: 2, 2>} : (tensor<?x3x8x8xui16>) -> tensor<?x3x4x4xui16>
+func.func @unsigned_and_bitwise(%a: tensor<?x4xui8>, %b: tensor<4xui8>, %p: tensor<?xi1>, %s: tensor<?xi16>, %n: tensor<i16>, %x: tensor<?x3x8x8xui16>) -> (tensor<?x4xui8>, tensor<?x4xui8>, tensor<?xi1>, tensor<?x4xui8>, tensor<?xi16>, tensor<?xi16>, tensor<?x3x4x4xui16>) {
+  %0 = tcc.bitwise_and %a, %b : (tensor<?x4xui8>, tensor<4xui8>) -> tensor<?x4xui8>
+  %1 = tcc.bitwise_or %a, %b : (tensor<?x4xui8>, tensor<4xui8>) -> tensor<?x4xui8>
+  %2 = tcc.bitwise_xor %p, %p : (tensor<?xi1>, tensor<?xi1>) -> tensor<?xi1>
+  %3 = tcc.bitwise_not %a : (tensor<?x4xui8>) -> tensor<?x4xui8>
+  %4 = tcc.shift_left %s, %n : (tensor<?xi16>, tensor<i16>) -> tensor<?xi16>
+  %5 = tcc.shift_right %s, %n : (tensor<?xi16>, tensor<i16>) -> tensor<?xi16>
+  %6 = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>} : (tensor<?x3x8x8xui16>) -> tensor<?x3x4x4xui16>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<?x4xui8>, tensor<?x4xui8>, tensor<?xi1>, tensor<?x4xui8>, tensor<?xi16>, tensor<?xi16>, tensor<?x3x4x4xui16>
+}
