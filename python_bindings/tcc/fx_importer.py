@@ -2543,6 +2543,24 @@ def _fill(c: _Ctx):
     return c.imp.broadcast(c.imp.scalar_tensor(v, dtype), shape)
 
 
+@_register(aten.flip)
+def _flip(c: _Ctx):
+    """torch.flip: a gather at (n - 1) - iota(n) along each flipped dim."""
+    imp = c.imp
+    shape, dtype = c.out()
+    x = c.tensor("self")
+    for d in sorted({_norm_dim(int(d), x.rank) for d in c.raw.get("dims")}):
+        n = x.shape[d]
+        ssa = imp.fresh()
+        imp.emit(f"{ssa} = tcc.iota {imp.shape_operand((n,))} : (tensor<1xi64>) -> "
+                 f"{_ttype((n,), torch.int64)}")
+        idx = _T((imp.expr(n),), torch.int64, ssa=ssa)
+        last = imp.scalar_tensor(_S(n - 1), torch.int64)
+        idx = imp.op("sub", [last, idx], idx.shape, torch.int64)
+        x = imp.op("gather", [x, idx], x.shape, dtype, f"axis = {d} : i64")
+    return x
+
+
 @_register(aten.arange)
 def _arange(c: _Ctx):
     """Static aranges become dense constants; one of a symbolic length

@@ -161,6 +161,31 @@ func.func @f(%a: tensor<3xi64>, %b: tensor<3xi64>) -> (tensor<3xi64>, tensor<3xi
     np.testing.assert_array_equal(gt, a > b)
 
 
+UNSIGNED = """
+func.func @f(%a: tensor<?xui8>, %b: tensor<?xui8>, %s: tensor<?xi16>) -> (tensor<?xui8>, tensor<?xi1>, tensor<?xi16>) {
+  %0 = tcc.div %a, %b : (tensor<?xui8>, tensor<?xui8>) -> tensor<?xui8>
+  %1 = tcc.cmp %a, %b {predicate = "gt"} : (tensor<?xui8>, tensor<?xui8>) -> tensor<?xi1>
+  %2 = tcc.mul %s, %s : (tensor<?xi16>, tensor<?xi16>) -> tensor<?xi16>
+  return %0, %1, %2 : tensor<?xui8>, tensor<?xi1>, tensor<?xi16>
+}"""
+
+
+def test_unsigned_and_int16_dtypes(tmp_path):
+    a = np.array([250, 200, 7], np.uint8)
+    b = np.array([7, 100, 255], np.uint8)
+    s = np.array([300, -200, 1000], np.int16)   # 1000 * 1000 wraps in int16
+    want = (a // b, a > b, (s.astype(np.int32) ** 2).astype(np.int16))
+    lib = tcc.load_library(tcc._api.build_library(
+        UNSIGNED, output=tmp_path / "libunsigned.so"))
+    for f in (tcc.compile(UNSIGNED), lib):
+        got = f(a, b, s)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+    with pytest.raises(tcc.TCCError, match="dtype ui8, got i8"):
+        lib(a.astype(np.int8), b, s)
+
+
 def test_pipeline_failure_raises_with_the_diagnostics():
     """The module parses and verifies; the cpu pipeline rejects it."""
     bad = """

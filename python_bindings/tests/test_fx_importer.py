@@ -433,3 +433,30 @@ class AnyAll(torch.nn.Module):
 
 def test_any_all_and_one_hot():
     check(AnyAll(), lambda b: [torch.randn(b, 6).relu(), torch.randint(0, 10, (b, 3))])
+
+
+class UnsignedImage(torch.nn.Module):
+    """A uint8 image normalized to float (what vision models get), uint8
+    arithmetic that wraps, compares and max-pools unsigned, and int16 / int32
+    bit operations and shifts."""
+
+    def forward(self, img, a, b, s):
+        x = (img.float() / 255.0 - 0.5) / 0.25
+        wrapped = img + img                       # uint8: wraps mod 256
+        brighter = torch.maximum(img, img.flip(-1))
+        pooled = torch.nn.functional.max_pool2d(img.float(), 2).to(torch.uint8)
+        over = img > 127
+        bits = (a & b) | (a ^ 0x0F) | ~b
+        shifted = (a << 3) >> 1, s >> 2, s << 1
+        return (x, wrapped, brighter, pooled, over, bits, *shifted,
+                img.amax(dim=(2, 3)))
+
+
+def test_uint8_images_and_bit_operations():
+    def inputs(b):
+        g = torch.Generator().manual_seed(b)
+        return [torch.randint(0, 256, (b, 3, 8, 8), dtype=torch.uint8, generator=g),
+                torch.randint(-1000, 1000, (b, 5), dtype=torch.int32, generator=g),
+                torch.randint(-1000, 1000, (b, 5), dtype=torch.int32, generator=g),
+                torch.randint(-30000, 30000, (b, 5), dtype=torch.int16, generator=g)]
+    check(UnsignedImage(), inputs)
