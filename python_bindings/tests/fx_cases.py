@@ -98,7 +98,7 @@ class NotSupported(nn.Module):
     """Must raise UnsupportedGraph naming each unsupported node."""
 
     def forward(self, x):
-        y = x.flip(-1) + torch.kthvalue(x, 2, dim=0, keepdim=True).values
+        y = torch.cummax(x, -1).values + torch.kthvalue(x, 2, dim=0, keepdim=True).values
         y[:, 0] = 1.0
         return y.relu()
 
