@@ -20,6 +20,8 @@ func.func @arith(%a: tensor<?xui8>, %b: tensor<?xui8>) -> (tensor<?xui8>, tensor
 // the min of all four is 1.
 // RUN: tcc-run %s --function=wide --input="2xui64=18446744073709551614 9223372036854775808" --input="2xui64=3 1" --expected_output="2xui64=6148914691236517204 9223372036854775808" --expected_output="2xui64=18446744073709551614 9223372036854775808" --expected_output="ui64=1" | FileCheck %s --check-prefix=WIDE
 // WIDE-COUNT-3: [SUCCESS]
+// RUN: tcc-run %s --function=wide --input="2xui64=18446744073709551614 9223372036854775808" --input="2xui64=3 1" --check-reference | FileCheck %s --check-prefix=WIDEREF
+// WIDEREF-COUNT-3: [SUCCESS] {{.*}} matches the reference
 func.func @wide(%a: tensor<2xui64>, %b: tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>, tensor<ui64>) {
   %d = tcc.div %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xui64>
   %m = tcc.maximum %a, %b : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xui64>
@@ -33,6 +35,8 @@ func.func @wide(%a: tensor<2xui64>, %b: tensor<2xui64>) -> (tensor<2xui64>, tens
 // = 0x30, ~0x0F = 0xF0.
 // RUN: tcc-run %s --function=bits --input="4xui8=1 255 240 15" --input="4xui8=7 1 8 2" --input="4xi16=-16 16 -1 -300" --input="4xi16=2 2 15 16" --expected_output="4xui8=128 254 0 60" --expected_output="4xui8=0 127 0 3" --expected_output="4xi16=-4 4 -1 -1" --expected_output="4xui8=1 1 0 2" --expected_output="4xui8=254 0 15 240" | FileCheck %s --check-prefix=BITS
 // BITS-COUNT-5: [SUCCESS]
+// RUN: tcc-run %s --function=bits --input="4xui8=1 255 240 15" --input="4xui8=7 1 8 2" --input="4xi16=-16 16 -1 -300" --input="4xi16=2 2 15 16" --check-reference | FileCheck %s --check-prefix=BITSREF
+// BITSREF-COUNT-5: [SUCCESS] {{.*}} matches the reference
 func.func @bits(%a: tensor<4xui8>, %n: tensor<4xui8>, %s: tensor<4xi16>, %k: tensor<4xi16>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xi16>, tensor<4xui8>, tensor<4xui8>) {
   %l = tcc.shift_left %a, %n : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   %r = tcc.shift_right %a, %n : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
