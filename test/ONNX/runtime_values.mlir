@@ -84,3 +84,13 @@
 // TRILUIR: tcc.cmp %{{.+}}, %arg1 {predicate = "ge"}
 // TRILU: [SUCCESS] result[1] matches (1x3x3xf32)
 // TRILUREF: [SUCCESS] result[1] matches the reference
+
+// ceil_mode MaxPool and AveragePool with a dynamic batch: tcc's pool ops
+// with end padding no window starts in (the last window of each row is
+// [4] or [4, 9]: its max, and the mean of its real elements only).
+// RUN: tcc-import-onnx %S/Inputs/ceil_pool_dynamic_batch.textproto -o %t.pool.mlir
+// RUN: FileCheck %s --check-prefix=POOL_IR < %t.pool.mlir
+// POOL_IR: tcc.max_pool2d %{{.+}} {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x1x5x5xf32>) -> tensor<?x1x3x3xf32>
+// POOL_IR: tcc.avg_pool2d
+// RUN: tcc-run %t.pool.mlir --input="2x1x5x5xf32=0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24" --expected_output="2x1x3x3xf32=6 8 9 16 18 19 21 23 24 6 8 9 16 18 19 21 23 24" --expected_output="2x1x3x3xf32=3 5 6.5 13 15 16.5 20.5 22.5 24 3 5 6.5 13 15 16.5 20.5 22.5 24" | FileCheck %s --check-prefix=POOL
+// POOL-COUNT-2: [SUCCESS]

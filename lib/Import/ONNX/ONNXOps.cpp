@@ -749,19 +749,19 @@ FailureOr<Value> stridedSlice(NodeContext &c, Value x, int64_t dim,
 /// constant of each window's element count (inside the input, or inside
 /// input and explicit pads with count_include_pad). ceil_mode adds end
 /// padding that never counts; as in PyTorch, no window starts in it.
-FailureOr<Value> windowBySlices(NodeContext &c, Value x, const Window &w,
-                                bool isMax, bool includePad, bool ceil) {
-  RankedTensorType t = typeOf(x);
+/// Per spatial dim of a window over static spatial dims: the output size
+/// and (ceil_mode) the end padding beyond the pads that the last window
+/// reaches into; as in PyTorch, no window starts in it.
+LogicalResult poolOutputSizes(NodeContext &c, RankedTensorType t,
+                              const Window &w, bool ceil,
+                              SmallVectorImpl<int64_t> &out,
+                              SmallVectorImpl<int64_t> &extra) {
   int64_t n = w.spatial();
-  if (!t.hasStaticShape())
-    return c.fail("this pooling is composed at import and needs static shapes");
-  int64_t positions = 0;
-  for (int64_t k : w.kernel)
-    positions += k;
-  if (positions > 4096)
-    return c.fail("a pooling window longer than 4096 in all");
-  SmallVector<int64_t> out(n), extra(n);
+  out.assign(n, 0);
+  extra.assign(n, 0);
   for (int64_t d = 0; d < n; ++d) {
+    if (t.isDynamicDim(2 + d))
+      return c.fail("this pooling needs static spatial dims");
     int64_t in = t.getDimSize(2 + d), pb = w.pads[d], pe = w.pads[d + n];
     int64_t eff = w.dilations[d] * (w.kernel[d] - 1) + 1;
     int64_t span = in + pb + pe - eff;
@@ -776,6 +776,24 @@ FailureOr<Value> windowBySlices(NodeContext &c, Value x, const Window &w,
     out[d] = o;
     extra[d] = std::max<int64_t>(0, (o - 1) * w.strides[d] + eff - (in + pb + pe));
   }
+  return success();
+}
+
+FailureOr<Value> windowBySlices(NodeContext &c, Value x, const Window &w,
+                                bool isMax, bool includePad, bool ceil) {
+  RankedTensorType t = typeOf(x);
+  int64_t n = w.spatial();
+  if (!t.hasStaticShape())
+    return c.fail("this pooling (dilated, 3-D or counting its pads with "
+                  "ceil_mode) is composed at import and needs static shapes");
+  int64_t positions = 0;
+  for (int64_t k : w.kernel)
+    positions += k;
+  if (positions > 4096)
+    return c.fail("a pooling window longer than 4096 in all");
+  SmallVector<int64_t> out, extra;
+  if (failed(poolOutputSizes(c, t, w, ceil, out, extra)))
+    return failure();
   double fill = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
   if (auto intType = dyn_cast<IntegerType>(t.getElementType()); intType && isMax)
     fill = intType.isUnsigned() ? 0.0 // the type's minimum
@@ -1064,6 +1082,23 @@ FailureOr<Value> pool(NodeContext &c, llvm::StringRef name) {
   bool dilated =
       c.intsAttr("dilations") &&
       llvm::any_of(*c.intsAttr("dilations"), [](int64_t d) { return d != 1; });
+  // ceil_mode of a 2-D pool is end padding no window starts in: tcc's pool
+  // ops take it at any batch (max pads with the minimum, average counts
+  // real elements only), if the explicit pads do not count either.
+  if (ceil && !includePad && !dilated && typeOf(x).getRank() == 4) {
+    FailureOr<Window> w = windowOf(c, x, c.intsAttr("kernel_shape"));
+    if (failed(w))
+      return failure();
+    SmallVector<int64_t> out, extra;
+    if (failed(poolOutputSizes(c, typeOf(x), *w, /*ceil=*/true, out, extra)))
+      return failure();
+    SmallVector<int64_t> pads = {w->pads[0], w->pads[1], w->pads[2] + extra[0],
+                                 w->pads[3] + extra[1]};
+    return c.build1(("tcc." + name).str(), {x},
+                    {c.named("kernel_size", c.b.getDenseI64ArrayAttr(w->kernel)),
+                     c.named("strides", c.b.getDenseI64ArrayAttr(w->strides)),
+                     c.named("padding", c.b.getDenseI64ArrayAttr(pads))});
+  }
   if (ceil || includePad || dilated || typeOf(x).getRank() == 5) {
     FailureOr<Window> w = windowOf(c, x, c.intsAttr("kernel_shape"));
     if (failed(w))
