@@ -146,16 +146,12 @@
 // EYE:   %[[E:.+]] = tcc.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, {{.+}}]]> : tensor<3x4xf64>
 // EYE:   return %[[E]]
 
-// Pooling tcc's pool ops do not cover (here ceil_mode) is composed of
-// strided slices: padded with -inf (the ceil's extra end row/column), one
-// slice per kernel position along each dim in turn, combined by maximum.
+// 2-D ceil_mode pooling is tcc's pool op with the ceil's extra end
+// row/column as padding (no window starts in it).
 // RUN: tcc-import-onnx %onnx_data/node/test_maxpool_2d_ceil/model.onnx | FileCheck %s --check-prefix=CEIL
-// CEIL:   %[[NINF:.+]] = tcc.constant dense<0xFF800000> : tensor<1x1x1x4xf32>
-// CEIL:   tcc.concat %arg0, %[[NINF]] {axis = 2 : i64}
-// CEIL:   tcc.slice %{{.+}} {ends = array<i64: 9223372036854775807, 9223372036854775807, 3, 9223372036854775807>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 2, 1>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x5xf32>
-// CEIL-COUNT-2:   tcc.maximum {{.+}} -> tensor<1x1x2x5xf32>
-// CEIL-COUNT-2:   tcc.maximum {{.+}} -> tensor<1x1x2x2xf32>
+// CEIL:   tcc.max_pool2d %arg0 {kernel_size = array<i64: 3, 3>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
 // CEIL-NOT:   tcc.maximum
+
 // count_include_pad: a sum of zero-padded slices divided by a constant of
 // the window sizes.
 // RUN: tcc-import-onnx %onnx_data/node/test_averagepool_2d_pads_count_include_pad/model.onnx | FileCheck %s --check-prefix=INCLUDE_PAD

@@ -7,11 +7,21 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::tcc;
 using namespace mlir::tcc::lowering;
+
+bool lowering::isUnsignedElement(Type t) {
+  return getElementTypeOrSelf(t).isUnsignedInteger();
+}
+
+RankedTensorType lowering::convertedType(const TypeConverter &converter,
+                                         Type t) {
+  return cast<RankedTensorType>(converter.convertType(t));
+}
 
 Value lowering::dimValue(OpBuilder &b, Location loc, Value v, int64_t d) {
   auto type = cast<RankedTensorType>(v.getType());
@@ -66,14 +76,16 @@ Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
-                             double value) {
+                               double value, bool isUnsigned) {
   if (auto ft = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));
   if (type.isIndex())
     return arith::ConstantIndexOp::create(b, loc, (int64_t)value);
   auto it = cast<IntegerType>(type);
   int64_t v;
-  if (value == std::numeric_limits<double>::infinity())
+  if (isUnsigned && std::isinf(value))
+    v = value > 0 ? -1 : 0; // All ones is 2^N - 1.
+  else if (value == std::numeric_limits<double>::infinity())
     v = it.getWidth() == 1 ? 1 : llvm::maxIntN(it.getWidth());
   else if (value == -std::numeric_limits<double>::infinity())
     v = it.getWidth() == 1 ? 0 : llvm::minIntN(it.getWidth());
@@ -288,7 +300,8 @@ AffineMap lowering::broadcastMap(MLIRContext *ctx, RankedTensorType operandType,
 Value lowering::buildMapped(OpBuilder &b, Location loc,
                           RankedTensorType resultType,
                           ArrayRef<Value> resultDims, ValueRange inputs,
-                          ArrayRef<AffineMap> inputMaps, ScalarBodyFn body) {
+                          ArrayRef<AffineMap> inputMaps, ScalarBodyFn body,
+                          bool bodyUnsigned, bool resultUnsigned) {
   MLIRContext *ctx = b.getContext();
   Value init = emptyTensor(b, loc, resultType, resultDims);
   SmallVector<AffineMap> maps(inputMaps);
@@ -302,7 +315,8 @@ Value lowering::buildMapped(OpBuilder &b, Location loc,
         for (Value a : args.drop_back())
           computeArgs.push_back(toCompute(nb, nloc, a));
         Value r = body(nb, nloc, computeArgs);
-        r = convertScalar(nb, nloc, r, resultType.getElementType());
+        r = convertScalar(nb, nloc, r, resultType.getElementType(),
+                          bodyUnsigned, resultUnsigned);
         linalg::YieldOp::create(nb, nloc, r);
       });
   return generic.getResult(0);
@@ -310,14 +324,16 @@ Value lowering::buildMapped(OpBuilder &b, Location loc,
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                RankedTensorType resultType, ValueRange operands,
-                               StringRef opName, ScalarBodyFn body) {
+                               StringRef opName, ScalarBodyFn body,
+                               bool bodyUnsigned, bool resultUnsigned) {
   SmallVector<Value> dims = broadcastDims(b, loc, resultType, operands, opName);
   SmallVector<AffineMap> maps;
   for (Value v : operands)
     maps.push_back(broadcastMap(b.getContext(),
                                 cast<RankedTensorType>(v.getType()),
                                 resultType));
-  return buildMapped(b, loc, resultType, dims, operands, maps, body);
+  return buildMapped(b, loc, resultType, dims, operands, maps, body,
+                     bodyUnsigned, resultUnsigned);
 }
 
 AffineMap lowering::reducedMap(MLIRContext *ctx, int64_t rank,
@@ -333,7 +349,8 @@ Value lowering::buildReduction(
     OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
     Type accType, double init,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-    function_ref<Value(OpBuilder &, Location, Value)> prologue) {
+    function_ref<Value(OpBuilder &, Location, Value)> prologue,
+    bool isUnsigned) {
   MLIRContext *ctx = b.getContext();
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t rank = inType.getRank();
@@ -347,7 +364,7 @@ Value lowering::buildReduction(
   }
   auto accTensor = RankedTensorType::get(shape, accType);
   Value acc = filledTensor(b, loc, accTensor, dims,
-                           scalarConstant(b, loc, accType, init));
+                           scalarConstant(b, loc, accType, init, isUnsigned));
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  reducedMap(ctx, rank, axes)};
   SmallVector<utils::IteratorType> iterators;
@@ -358,7 +375,8 @@ Value lowering::buildReduction(
   auto generic = linalg::GenericOp::create(
       b, loc, accTensor, input, acc, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value x = convertScalar(nb, nloc, args[0], accType);
+        Value x = convertScalar(nb, nloc, args[0], accType, isUnsigned,
+                                isUnsigned);
         if (prologue)
           x = prologue(nb, nloc, x);
         linalg::YieldOp::create(nb, nloc, combine(nb, nloc, x, args[1]));

@@ -6,8 +6,17 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tcc::lowering {
+
+/// Whether `t` (or its element type) is one of tcc's uiN. The patterns read
+/// this from the original op: after type conversion every integer is
+/// signless.
+bool isUnsignedElement(Type t);
+
+/// `t` under the pass's type converter (uiN -> iN), as a ranked tensor.
+RankedTensorType convertedType(const TypeConverter &converter, Type t);
 
 /// Size of dim `d` of tensor `v` as an index value (constant when static).
 Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d);
@@ -39,8 +48,10 @@ Value ownCopy(OpBuilder &b, Location loc, Value v);
 /// static.
 Value castChecked(OpBuilder &b, Location loc, Value v, RankedTensorType type);
 
-/// Scalar constant of a float or integer type.
-Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+/// Scalar constant of a float or integer type; for integers +-inf stand for
+/// the type's largest and smallest value (2^N - 1 and 0 when `isUnsigned`).
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value,
+                     bool isUnsigned = false);
 
 /// f16 and bf16 compute in f32; other types compute as they are.
 Type computeType(Type elementType);
@@ -78,17 +89,21 @@ using ScalarBodyFn =
 
 /// All-parallel linalg.generic over `resultType` (dims `resultDims`) reading
 /// `inputs` through `inputMaps`; the body receives the inputs in their compute
-/// type and its result is converted to the result element type.
+/// type and its result is converted to the result element type (an integer
+/// body result or result type is unsigned as `bodyUnsigned` and
+/// `resultUnsigned` say).
 Value buildMapped(OpBuilder &b, Location loc, RankedTensorType resultType,
                   ArrayRef<Value> resultDims, ValueRange inputs,
-                  ArrayRef<AffineMap> inputMaps, ScalarBodyFn body);
+                  ArrayRef<AffineMap> inputMaps, ScalarBodyFn body,
+                  bool bodyUnsigned = false, bool resultUnsigned = false);
 
 /// linalg.generic computing `body` over the broadcast of `operands`; the body
 /// receives operands in their compute type (see computeType) and its result
-/// is converted to the result element type.
+/// is converted to the result element type (signedness as in buildMapped).
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange operands, StringRef opName,
-                       ScalarBodyFn body);
+                       ScalarBodyFn body, bool bodyUnsigned = false,
+                       bool resultUnsigned = false);
 
 /// Emits cf.assert(lhs == rhs) with `message` unless both are the same
 /// constant.
@@ -102,12 +117,15 @@ void assertSameDim(OpBuilder &b, Location loc, Value x, int64_t dx, Value y,
 /// Reduces `input` over the sorted `axes` with `combine`, starting from
 /// `init`; the result drops the reduced dims and has element type
 /// `accType`. The body of `combine` gets (element in accType, accumulator).
+/// `isUnsigned`: integer elements and `init` are unsigned (see
+/// scalarConstant).
 Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Type accType, double init,
                      function_ref<Value(OpBuilder &, Location, Value, Value)>
                          combine,
                      function_ref<Value(OpBuilder &, Location, Value)>
-                         prologue = nullptr);
+                         prologue = nullptr,
+                     bool isUnsigned = false);
 
 /// Product of the sizes of `axes` of `v` as a float scalar of `type`.
 Value elementCount(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
