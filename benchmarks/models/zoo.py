@@ -11,7 +11,8 @@ both of tcc's paths, each against its peer in the same run.
   Inductor (time). The report names what ran in tcc: "wholly" or
   "partitioned" with the ops left in PyTorch (tcc.dynamo.stats).
 * onnx: torch.onnx.export (its default exporter, opset 18 and later, or
-  --exporter legacy at opset 17; the dynamic dims named) ->
+  the TorchScript one at opset 17 for a model torch.export cannot trace or
+  with --exporter legacy; the dynamic dims named) ->
   tcc.import_onnx -> tcc.compile, against onnxruntime (numerics and time).
 
 Numerics: max |tcc - reference| / max |reference| per output, which must stay
@@ -28,6 +29,7 @@ import os
 import platform
 import re
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -202,16 +204,31 @@ def export_onnx(built, path, exporter="dynamo"):
     return names
 
 
-def run_onnx(name, built, calls, rtol, workdir, exporter="dynamo") -> Result:
+def export_in_subprocess(name, small, path, exporter):
+    """Exports model `name` from a fresh interpreter: after a torch.compile
+    in this process, torch.export specializes dims that the export marks
+    dynamic (nn.LSTM's sequence length; torch._dynamo.reset() does not undo
+    it). The builders are seeded, so the child's model is this one's."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--export-only",
+           str(path), "--models", name]
+    if small:
+        cmd.append("--small")
+    if exporter:
+        cmd += ["--exporter", exporter]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode:
+        lines = [line for line in proc.stderr.splitlines() if line.strip()]
+        raise RuntimeError(lines[-1] if lines else f"export exited {proc.returncode}")
+
+
+def run_onnx(name, built, calls, rtol, workdir, exporter=None,
+             small=True) -> Result:
     import numpy as np
     import onnxruntime as ort
     import tcc
     r = Result(name, "onnx", peer="onnxruntime")
     path = Path(workdir) / f"{name}.onnx"
-    torch._dynamo.reset()  # torch.export traces with Dynamo: a clean state
-    with torch.no_grad(), warnings.catch_warnings(), _Quiet():
-        warnings.simplefilter("ignore")
-        export_onnx(built, path, exporter)
+    export_in_subprocess(name, small, path, exporter)
     feeds = [t.numpy() for t in built.inputs]
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = torch.get_num_threads()
@@ -268,12 +285,12 @@ def table(results, small) -> str:
 
 
 def run_model(model, path, small, calls, peers, rtol, workdir,
-              exporter="dynamo") -> Result:
+              exporter=None) -> Result:
     try:
         built = model.build(small)
         if path == "compile":
             return run_compile(model.name, built, calls, peers, rtol)
-        return run_onnx(model.name, built, calls, rtol, workdir, exporter)
+        return run_onnx(model.name, built, calls, rtol, workdir, exporter, small)
     except Exception as e:  # a failing model is a row, not the end of the run
         msg = str(e).strip().splitlines()
         first = next((line for line in msg if line.strip()), type(e).__name__)
@@ -282,6 +299,22 @@ def run_model(model, path, small, calls, peers, rtol, workdir,
         first = re.sub(r"\x1b\[[0-9;]*m", "", first)  # the exporter's colours
         return Result(model.name, path, status="error",
                       detail=f"{type(e).__name__}: {first[:300]}".replace("|", "/"))
+
+
+def export_only(args) -> int:
+    """The child of export_in_subprocess: one model to one ONNX file; the
+    last line of stderr names the failure."""
+    built = BY_NAME[args.models].build(args.small)
+    try:
+        with torch.no_grad(), warnings.catch_warnings(), _Quiet():
+            warnings.simplefilter("ignore")
+            export_onnx(built, args.export_only, args.exporter or built.exporter)
+    except Exception as e:
+        msg = [line for line in str(e).strip().splitlines() if line.strip()]
+        first = re.sub(r"\x1b\[[0-9;]*m", "", msg[0] if msg else "")
+        print(f"{type(e).__name__}: {first}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv=None) -> int:
@@ -297,11 +330,17 @@ def main(argv=None) -> int:
     ap.add_argument("--rtol", type=float, default=2e-3)
     ap.add_argument("--table", help="write the Markdown table here")
     ap.add_argument("--workdir", default="/tmp/tcc-zoo")
-    ap.add_argument("--exporter", choices=("dynamo", "legacy"), default="dynamo",
+    ap.add_argument("--exporter", choices=("dynamo", "legacy"),
                     help="torch.onnx.export's default (dynamo, opset 18+) or "
-                         "the TorchScript exporter at opset 17")
+                         "the TorchScript exporter at opset 17 for every model "
+                         "(default: each model's own, dynamo but where "
+                         "torch.export cannot trace it)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--export-only", metavar="PATH",
+                    help=argparse.SUPPRESS)  # export_in_subprocess's child
     args = ap.parse_args(argv)
+    if args.export_only:
+        return export_only(args)
     torch.set_num_threads(args.threads)
     # Dynamo leaves nn.LSTM/GRU out of its graphs unless told.
     torch._dynamo.config.allow_rnn = True

@@ -507,6 +507,29 @@ static LogicalResult evalTensorDim(OpState &s) {
   return success();
 }
 
+/// One element of a tensor at index operands (a scalar: rank 0).
+static LogicalResult evalTensorExtract(OpState &s) {
+  if (s.operands.empty())
+    return s.fail("expected a tensor operand");
+  const HostTensor &x = s.operands[0];
+  if (s.operands.size() != size_t(x.rank()) + 1)
+    return s.fail("expected " + llvm::Twine(x.rank()) + " indices");
+  int64_t flat = 0;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    int64_t i = getInt(s.operands[d + 1], 0);
+    if (i < 0 || i >= x.shape[d])
+      return s.fail("index " + llvm::Twine(i) + " is out of range for dim " +
+                    llvm::Twine(d) + " of size " + llvm::Twine(x.shape[d]));
+    flat = flat * x.shape[d] + i;
+  }
+  HostTensor *out = s.makeResult(0, {});
+  if (!out)
+    return failure();
+  size_t bytes = ::tcc::runtime::dtypeSize(x.dtype);
+  std::memcpy(out->data.data(), x.data.data() + flat * bytes, bytes);
+  return success();
+}
+
 /// Integer scalar arithmetic on sizes (rank-0 values), as built around
 /// tensor.dim for reshape shape operands.
 static LogicalResult evalIndexCast(OpState &s) {
@@ -555,6 +578,7 @@ static const KernelTable &kernelTable() {
     t["tcc.constant"] = evalConstant;
     t["tensor.cast"] = evalTensorCast;
     t["tensor.dim"] = evalTensorDim;
+    t["tensor.extract"] = evalTensorExtract;
     t["tensor.from_elements"] = evalFromElements;
     t["arith.index_cast"] = evalIndexCast;
     t["arith.muli"] = [](OpState &s) {
@@ -738,6 +762,26 @@ LogicalResult Interpreter::evalOp(Operation *op, ArrayRef<HostTensor> operands,
       return failure();
     if (failed(checkValues(op->getResultTypes(), *values, "result", error)))
       return fail(op, error);
+    results = std::move(*values);
+    return success();
+  }
+
+  if (name == "scf.if") {
+    // An imported ONNX If: the taken region, which yields the results.
+    if (operands.size() != 1 || operands[0].numElements() != 1)
+      return fail(op, "expected one condition");
+    Region &taken = op->getRegion(operands[0].getDouble(0) != 0 ? 0 : 1);
+    if (!taken.hasOneBlock()) {
+      if (op->getNumResults() == 0)
+        return success();
+      return fail(op, "the taken branch has no block to yield the results");
+    }
+    FailureOr<std::vector<HostTensor>> values =
+        runBlock(taken.front(), {}, "scf.yield", scope);
+    if (failed(values))
+      return failure();
+    if (failed(checkValues(op->getResultTypes(), *values, "result", error)))
+      return fail(op, "yielded values do not match the results: " + error);
     results = std::move(*values);
     return success();
   }

@@ -272,11 +272,11 @@ bool definesPlannableBuffers(Operation &op) {
   // allocates, even when a static type promises the count: no offset.
   // Neither do the other ops outside groups (cumsum's, the scatters' and
   // sort's loops). Loops (an expanded recurrence) keep their carried
-  // buffers.
+  // buffers, and an scf.if (an ONNX If) those its branch functions return.
   return !isa<MaskSelectOp, NonzeroOp, CumsumOp, ScatterElementsOp,
               ScatterNDOp, SortOp, TopKOp, NmsOp, ReshapeOp,
               SliceOp,
-              scf::ForOp, tensor::EmptyOp, func::CallOp>(op) &&
+              scf::ForOp, scf::IfOp, tensor::EmptyOp, func::CallOp>(op) &&
          !op.hasTrait<OpTrait::ReturnLike>() &&
          !op.hasTrait<OpTrait::ConstantLike>();
 }

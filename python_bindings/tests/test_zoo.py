@@ -43,3 +43,15 @@ def test_onnx_path(model, tmp_path):
     r = zoo.run_model(model, "onnx", small=True, calls=1, peers=False,
                       rtol=2e-3, workdir=str(tmp_path))
     assert r.status == "ok", r.detail
+
+
+def test_detector_onnx_path(tmp_path):
+    # ssdlite320 through the TorchScript exporter: data-dependent counts
+    # (NonZero, a run-time TopK k, NonMaxSuppression), ConstantOfShape of
+    # a run-time shape and batched_nms's If on "no boxes" (an scf.if over
+    # two branch functions), against onnxruntime. Its compile path runs
+    # only in the full zoo (minutes on this machine).
+    model = next(m for m in ZOO if m.name == "ssdlite320_mobilenet_v3_large")
+    r = zoo.run_model(model, "onnx", small=True, calls=1, peers=False,
+                      rtol=2e-3, workdir=str(tmp_path))
+    assert r.status == "ok", r.detail

@@ -12,6 +12,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -173,19 +174,103 @@ FailureOr<RankedTensorType> Importer::typeOf(const onnx::ValueInfoProto &info,
   return RankedTensorType::get(shape, elementTypeOf(ctx, *d));
 }
 
+/// Lists the nodes of `graph` and of its subgraphs whose op has no
+/// converter.
+void Importer::listUnsupported(const onnx::GraphProto &graph, int64_t opset,
+                               std::string &text, int &count) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    bool known = isDefaultDomain(node.domain()) &&
+                 (converters().count(node.op_type()) || node.op_type() == "If");
+    if (!known) {
+      ++count;
+      text += "\n  " + node.op_type() + " (node '" + node.name() +
+              "', domain '" + node.domain() + "', opset " +
+              std::to_string(opset) + ")";
+      continue;
+    }
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (a.has_g())
+        listUnsupported(a.g(), opset, text, count);
+  }
+}
+
+LogicalResult Importer::importInitializers(const onnx::GraphProto &graph,
+                                           OpBuilder &b,
+                                           llvm::StringMap<Value> &values) {
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    HostTensor h;
+    std::string error;
+    if (!tensorFromProto(t, h, error)) {
+      emitError(loc()) << "ONNX initializer: " << error;
+      return failure();
+    }
+    values[t.name()] =
+        constant(b, NameLoc::get(b.getStringAttr(t.name())), h, t.name());
+  }
+  return success();
+}
+
+LogicalResult Importer::importNodes(const onnx::GraphProto &graph,
+                                    int64_t opset, OpBuilder &b,
+                                    llvm::StringMap<Value> &values) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    Location nodeLoc = NameLoc::get(
+        b.getStringAttr(node.name().empty() ? node.op_type() : node.name()),
+        loc());
+    NodeContext nc{*this, node, {}, opset, b, nodeLoc, {}, {}};
+    for (const std::string &name : node.input()) {
+      if (name.empty()) {
+        nc.operands.push_back(Value());
+        continue;
+      }
+      auto it = values.find(name);
+      if (it == values.end())
+        return nc.fail("input '" + name + "' is not defined before it");
+      nc.operands.push_back(it->second);
+    }
+    if (node.op_type() == "If") {
+      if (failed(importIf(nc, values)))
+        return failure();
+    } else if (failed(converters().lookup(node.op_type())(nc))) {
+      return failure();
+    }
+    for (int i = 0; i < node.output_size(); ++i) {
+      if (node.output(i).empty())
+        continue;
+      if (i >= static_cast<int>(nc.results.size()) || !nc.results[i])
+        return nc.fail("output " + std::to_string(i) +
+                       " is not produced by tcc's conversion");
+      values[node.output(i)] = nc.results[i];
+      if (i < static_cast<int>(nc.knownResults.size()) && nc.knownResults[i])
+        known[nc.results[i]] = *nc.knownResults[i];
+    }
+  }
+
+  return success();
+}
+
+void Importer::eraseUnused(Block &block) {
+  // Ops nothing reads (shape arithmetic folded at import) go; a shape
+  // placeholder still read is a shape used as data.
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (op.use_empty() && isPure(&op) &&
+          !op.hasTrait<OpTrait::IsTerminator>()) {
+        op.erase();
+        erased = true;
+      }
+  }
+}
+
 LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
                                     int64_t opset, ModuleOp module) {
-  // Every node's op first: one error lists all that tcc cannot convert.
+  // Every node's op first (subgraphs' too): one error lists all that tcc
+  // cannot convert.
   std::string unsupported;
   int count = 0;
-  for (const onnx::NodeProto &node : graph.node()) {
-    if (isDefaultDomain(node.domain()) && converters().count(node.op_type()))
-      continue;
-    ++count;
-    unsupported += "\n  " + node.op_type() + " (node '" + node.name() +
-                   "', domain '" + node.domain() + "', opset " +
-                   std::to_string(opset) + ")";
-  }
+  listUnsupported(graph, opset, unsupported, count);
   if (count) {
     emitError(loc()) << count << " ONNX node" << (count == 1 ? "" : "s")
                      << " tcc does not support:" << unsupported;
@@ -270,47 +355,11 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
   for (auto [name, tensor] : bound)
     values[name] =
         constant(b, NameLoc::get(b.getStringAttr(name)), *tensor, name);
-  if (!options.weightsAsArguments)
-    for (const onnx::TensorProto &t : graph.initializer()) {
-      HostTensor h;
-      std::string error;
-      if (!tensorFromProto(t, h, error)) {
-        emitError(loc()) << "ONNX initializer: " << error;
-        return failure();
-      }
-      Value c = constant(b, NameLoc::get(b.getStringAttr(t.name())), h,
-                         t.name());
-      values[t.name()] = c;
-    }
-
-  for (const onnx::NodeProto &node : graph.node()) {
-    Location nodeLoc = NameLoc::get(
-        b.getStringAttr(node.name().empty() ? node.op_type() : node.name()),
-        loc());
-    NodeContext nc{*this, node, {}, opset, b, nodeLoc, {}, {}};
-    for (const std::string &name : node.input()) {
-      if (name.empty()) {
-        nc.operands.push_back(Value());
-        continue;
-      }
-      auto it = values.find(name);
-      if (it == values.end())
-        return nc.fail("input '" + name + "' is not defined before it");
-      nc.operands.push_back(it->second);
-    }
-    if (failed(converters().lookup(node.op_type())(nc)))
-      return failure();
-    for (int i = 0; i < node.output_size(); ++i) {
-      if (node.output(i).empty())
-        continue;
-      if (i >= static_cast<int>(nc.results.size()) || !nc.results[i])
-        return nc.fail("output " + std::to_string(i) +
-                       " is not produced by tcc's conversion");
-      values[node.output(i)] = nc.results[i];
-      if (i < static_cast<int>(nc.knownResults.size()) && nc.knownResults[i])
-        known[nc.results[i]] = *nc.knownResults[i];
-    }
-  }
+  if (!options.weightsAsArguments &&
+      failed(importInitializers(graph, b, values)))
+    return failure();
+  if (failed(importNodes(graph, opset, b, values)))
+    return failure();
 
   SmallVector<Value> results;
   for (auto [i, out] : llvm::enumerate(graph.output())) {
@@ -339,18 +388,7 @@ LogicalResult Importer::importGraph(const onnx::GraphProto &graph,
   }
   func::ReturnOp::create(b, loc(), results);
 
-  // Ops nothing reads (shape arithmetic folded at import) go; a shape
-  // placeholder still read is a shape used as data.
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
-      if (op.use_empty() && isPure(&op) &&
-          !op.hasTrait<OpTrait::IsTerminator>()) {
-        op.erase();
-        erased = true;
-      }
-  }
+  eraseUnused(*entry);
   return success();
 }
 
@@ -385,7 +423,7 @@ mlir::tcc::onnx_import::importModel(MLIRContext *ctx, llvm::StringRef bytes,
                                     llvm::StringRef source,
                                     const ImportOptions &options) {
   ctx->loadDialect<TCCDialect, func::FuncDialect, tensor::TensorDialect,
-                   arith::ArithDialect>();
+                   arith::ArithDialect, scf::SCFDialect>();
   onnx::ModelProto model;
   if (bytes.size() > static_cast<size_t>(INT32_MAX) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {

@@ -10,6 +10,7 @@
 
 #include "tcc/Import/ONNX/ONNXImporter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
@@ -140,6 +141,31 @@ public:
 private:
   LogicalResult importGraph(const onnx::GraphProto &graph, int64_t opset,
                             ModuleOp module);
+  void listUnsupported(const onnx::GraphProto &graph, int64_t opset,
+                       std::string &text, int &count);
+  /// Constants of the graph's initializers, bound in `values`.
+  LogicalResult importInitializers(const onnx::GraphProto &graph,
+                                   OpBuilder &b,
+                                   llvm::StringMap<Value> &values);
+  /// Converts the graph's nodes in order at b's insertion point; `values`
+  /// binds the names in scope and gets the nodes' outputs.
+  LogicalResult importNodes(const onnx::GraphProto &graph, int64_t opset,
+                            OpBuilder &b, llvm::StringMap<Value> &values);
+  /// Erases the block's unread pure ops (shape arithmetic folded away).
+  void eraseUnused(Block &block);
+
+  // If (ONNXControlFlow.cpp).
+  /// A condition known at import inlines its branch; otherwise each branch
+  /// becomes a private function and the node an scf.if calling them.
+  LogicalResult importIf(NodeContext &nc, const llvm::StringMap<Value> &values);
+  /// A branch as a private function of the outer values it reads
+  /// (`captured`, in argument order; constants are cloned in instead).
+  FailureOr<func::FuncOp> importBranch(NodeContext &nc,
+                                       const onnx::GraphProto &graph,
+                                       llvm::StringRef suffix,
+                                       const llvm::StringMap<Value> &values,
+                                       SmallVector<Value> &captured);
+  unsigned branchFunctions = 0;
   FailureOr<RankedTensorType> typeOf(const onnx::ValueInfoProto &info,
                                      std::string &shapeText);
 };

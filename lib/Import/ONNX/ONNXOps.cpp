@@ -10,11 +10,14 @@
 
 #include "ONNXImporterInternal.h"
 
+#include "tcc/Reference/Evaluator.h"
+
 #include "tcc/Dialect/TCC/IR/TCCOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -137,6 +140,38 @@ NodeContext::constantInts(unsigned i) const {
   return out;
 }
 
+/// A tcc op of small constants, evaluated now (the reference evaluator's
+/// semantics) into a constant: shape arithmetic that exporters spell with
+/// float ops (ReduceMax, Div, Ceil, Cast of a size) then stays known to
+/// the shape consumers after it. nullptr (the op stays) otherwise, and
+/// where evaluation fails: the compiled op reports that at run time.
+static Operation *foldSmallConstants(NodeContext &c, Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumOperands() == 0 ||
+      op->getNumRegions() || isa<ConstantOp>(op) || !isPure(op) ||
+      op->getName().getDialectNamespace() != "tcc")
+    return nullptr;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > 16)
+    return nullptr;
+  std::vector<::tcc::runtime::HostTensor> operands;
+  std::string error;
+  for (Value v : op->getOperands()) {
+    auto k = v.getDefiningOp<ConstantOp>();
+    auto dense = k ? dyn_cast<DenseElementsAttr>(k.getValue()) : nullptr;
+    std::vector<::tcc::runtime::HostTensor> value;
+    if (!dense || dense.getNumElements() > 64 ||
+        failed(::tcc::reference::evaluateOp(k, {}, value, error)))
+      return nullptr;
+    operands.push_back(std::move(value[0]));
+  }
+  std::vector<::tcc::runtime::HostTensor> results;
+  if (failed(::tcc::reference::evaluateOp(op, operands, results, error)))
+    return nullptr;
+  Value folded = c.importer.constant(c.b, c.loc, results[0], "");
+  op->erase();
+  return folded.getDefiningOp();
+}
+
 FailureOr<Operation *> NodeContext::build(llvm::StringRef name,
                                           ValueRange operands,
                                           ArrayRef<NamedAttribute> attrs,
@@ -175,6 +210,8 @@ FailureOr<Operation *> NodeContext::build(llvm::StringRef name,
     op->erase();
     return fail("the " + name + " it converts to is invalid (see above)");
   }
+  if (Operation *folded = foldSmallConstants(*this, op))
+    return folded;
   return op;
 }
 
@@ -347,12 +384,47 @@ Converter variadic(llvm::StringRef name) {
   return one([n](NodeContext &c) { return foldVariadic(c, n); });
 }
 
+/// A comparison of integers known at import (a shape test, as exporters
+/// write before an If), folded; nullopt when the node is not such a case.
+std::optional<KnownInts> foldKnownCompare(NodeContext &c,
+                                          llvm::StringRef predicate) {
+  auto a = c.constantInts(0), b = c.constantInts(1);
+  auto element = dyn_cast<IntegerType>(elementOf(c.operand(0)));
+  if (!a || !b || !element || element.isUnsigned() ||
+      typeOf(c.operand(0)).getRank() > 1 || typeOf(c.operand(1)).getRank() > 1)
+    return std::nullopt;
+  size_t n = std::max(a->size(), b->size());
+  if ((a->size() != n && a->size() != 1) || (b->size() != n && b->size() != 1))
+    return std::nullopt;
+  KnownInts out;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = (*a)[a->size() == 1 ? 0 : i], y = (*b)[b->size() == 1 ? 0 : i];
+    bool r = predicate == "eq"   ? x == y
+             : predicate == "lt" ? x < y
+             : predicate == "le" ? x <= y
+             : predicate == "gt" ? x > y
+                                 : x >= y;
+    out.push_back({r, Value(), -1});
+  }
+  return out;
+}
+
 Converter compare(llvm::StringRef predicate) {
   std::string p = predicate.str();
-  return one([p](NodeContext &c) {
-    return c.build1("tcc.cmp", {c.operand(0), c.operand(1)},
-                    {c.named("predicate", c.b.getStringAttr(p))});
-  });
+  return [p](NodeContext &c) -> LogicalResult {
+    if (std::optional<KnownInts> k = foldKnownCompare(c, p))
+      return setKnownResult(c, *k,
+                            /*scalar=*/typeOf(c.operand(0)).getRank() == 0 &&
+                                typeOf(c.operand(1)).getRank() == 0,
+                            c.b.getI1Type());
+    FailureOr<Value> v =
+        c.build1("tcc.cmp", {c.operand(0), c.operand(1)},
+                 {c.named("predicate", c.b.getStringAttr(p))});
+    if (failed(v))
+      return failure();
+    c.results.push_back(*v);
+    return success();
+  };
 }
 
 /// Axis `a` in [-rank, rank) as [0, rank); failure if out of range.
@@ -1884,13 +1956,37 @@ LogicalResult constantNode(NodeContext &c) {
 
 FailureOr<Value> constantOfShape(NodeContext &c) {
   auto shape = c.constantInts(0);
-  if (!shape)
-    return c.fail("the shape must be known at import time");
   ::tcc::runtime::HostTensor value(::tcc::runtime::DType::F32, {1});
   std::string error;
   if (const onnx::AttributeProto *a = c.attr("value"))
     if (!tensorFromProto(a->t(), value, error))
       return c.fail(error);
+  if (!shape) {
+    // A shape known only at run time (a count after NonZero or TopK):
+    // the value broadcast to it, its length (the rank) known at import.
+    auto k = c.knownInts(0);
+    Value target = k ? TRY(knownValue(c, *k, false)) : c.operand(0);
+    RankedTensorType st = typeOf(target);
+    if (st.getRank() != 1 || st.isDynamicDim(0))
+      return c.fail("the shape's length must be known at import time");
+    if (value.numElements() != 1)
+      return c.fail("its value must hold one element");
+    if (elementOf(target) != c.b.getI64Type())
+      target = TRY(c.build1("tcc.cast", {target}, {},
+                            RankedTensorType::get(st.getShape(),
+                                                  c.b.getI64Type())));
+    SmallVector<int64_t> dims(st.getDimSize(0), ShapedType::kDynamic);
+    if (k)
+      for (auto [i, e] : llvm::enumerate(*k))
+        if (e.isConstant())
+          dims[i] = e.value;
+        else
+          dims[i] = typeOf(e.of).getDimSize(e.dim);
+    value.shape.clear();
+    Value scalar = c.importer.constant(c.b, c.loc, value, "");
+    return c.build1("tcc.broadcast_to", {scalar, target}, {},
+                    RankedTensorType::get(dims, elementOf(scalar)));
+  }
   // Built at import: a bound on its size keeps a damaged model from
   // asking for terabytes.
   int64_t count = 1;
