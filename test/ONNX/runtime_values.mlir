@@ -94,3 +94,19 @@
 // POOL_IR: tcc.avg_pool2d
 // RUN: tcc-run %t.pool.mlir --input="2x1x5x5xf32=0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24" --expected_output="2x1x3x3xf32=6 8 9 16 18 19 21 23 24 6 8 9 16 18 19 21 23 24" --expected_output="2x1x3x3xf32=3 5 6.5 13 15 16.5 20.5 22.5 24 3 5 6.5 13 15 16.5 20.5 22.5 24" | FileCheck %s --check-prefix=POOL
 // POOL-COUNT-2: [SUCCESS]
+
+// Shape arithmetic on constants spelled with float ops (ReduceMax, Div,
+// Ceil, Cast: torchvision's detection transform) is folded at import, so
+// Pad's pads are known; ConstantOfShape of a shape known only at run time
+// (NonZero's count) is a broadcast of its value to that shape.
+// RUN: tcc-import-onnx %S/Inputs/folded_shape_arithmetic.textproto | FileCheck %s --check-prefix=FOLDED
+// FOLDED-NOT: tcc.reduce_max
+// FOLDED-NOT: tcc.ceil
+// FOLDED: -> tensor<1x3x5x5xf32>
+// FOLDED: %[[NZ:.+]] = tcc.nonzero %arg1
+// FOLDED: %[[SEVEN:.+]] = tcc.constant dense<7> : tensor<i64>
+// FOLDED: tcc.broadcast_to %[[SEVEN]], %{{.+}} : (tensor<i64>, tensor<2xi64>) -> tensor<1x?xi64>
+// RUN: tcc-import-onnx %S/Inputs/folded_shape_arithmetic.textproto -o %t.folded.mlir
+// RUN: tcc-run %t.folded.mlir --input="1x3x4x4xf32=1" --input="4xf32=0 2 0 3" --expected_output="1x3x5x5xf32=1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0" --expected_output="1x2xi64=7 7" | FileCheck %s --check-prefix=FOLDED_OK
+// RUN: tcc-run %t.folded.mlir --reference --input="1x3x4x4xf32=1" --input="4xf32=0 0 0 0" --expected_output="1x3x5x5xf32=1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 1 1 1 1 0 0 0 0 0 0" --expected_output="1x0xi64" | FileCheck %s --check-prefix=FOLDED_OK
+// FOLDED_OK: [SUCCESS] result[1] matches
