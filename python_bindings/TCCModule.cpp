@@ -327,6 +327,14 @@ NB_MODULE(_tcc, m) {
       nb::arg("function"), nb::arg("weights_as_arguments"));
   m.def("has_onnx_importer", &tccHasONNXImporter);
 
+  m.def("compile_cache_info", []() {
+    MlirStringRef dir = tccCompileCacheDirectory();
+    TccCompileCacheStats s = tccCompileCacheGetStats();
+    return nb::make_tuple(std::string(dir.data, dir.length), s.hits, s.misses,
+                          s.stores);
+  });
+  m.def("compile_cache_clear", &tccCompileCacheClear);
+
   nb::class_<Executable>(m, "Executable")
       .def("signatures", &Executable::signatures)
       .def("run", &Executable::run, nb::arg("function"), nb::arg("inputs"))

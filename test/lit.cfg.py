@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -13,10 +14,14 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs
 
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
 config.substitutions.append(("%tcc_src", config.tcc_src_root))
+config.substitutions.append(("%python", sys.executable))
 # C programs built against the C ABI of tcc-compile's libraries.
 config.substitutions.append(("%tcc_include", os.path.join(config.tcc_src_root, "include")))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+# Every test compiles: the compile cache (docs/compile-cache.md) is off but
+# where a test turns it on in a directory of its own.
+config.environment["TCC_CACHE_DIR"] = "off"
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]

@@ -34,6 +34,16 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 tccBuildTCCToLinalgPipeline(MlirOpPassManager pm, MlirStringRef options,
                             MlirStringCallback errorCallback, void *userData);
 
+/// The compile cache (tcc/Pipelines/CompileCache.h): its directory ("" when
+/// it is off, TCC_CACHE_DIR=off), its counts since the process started, and
+/// a clear that removes every entry.
+typedef struct {
+  int64_t hits, misses, stores;
+} TccCompileCacheStats;
+MLIR_CAPI_EXPORTED MlirStringRef tccCompileCacheDirectory(void);
+MLIR_CAPI_EXPORTED TccCompileCacheStats tccCompileCacheGetStats(void);
+MLIR_CAPI_EXPORTED void tccCompileCacheClear(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/AOT/LibraryWriter.h"
+#include "tcc/Pipelines/CompileCache.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Target/Target.h"
@@ -478,6 +479,64 @@ LogicalResult mlir::tcc::writeSharedLibrary(ModuleOp source,
   return success();
 }
 
+/// libNAME.so -> libNAME.json.
+static SmallString<128> manifestPathOf(StringRef library) {
+  SmallString<128> path(library);
+  llvm::sys::path::replace_extension(path, "json");
+  return path;
+}
+
+static bool writeWhole(StringRef path, StringRef bytes, bool executable) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return false;
+  os << bytes;
+  os.close();
+  if (os.has_error()) {
+    os.clear_error();
+    return false;
+  }
+  if (executable)
+    llvm::sys::fs::setPermissions(path, llvm::sys::fs::perms(0755));
+  return true;
+}
+
+LogicalResult mlir::tcc::buildOrReuseSharedLibrary(
+    ModuleOp source, StringRef pipeline,
+    llvm::function_ref<FailureOr<LoweredModule>()> lower,
+    const LibraryWriterOptions &options, std::string &error) {
+  CompileCache &cache = CompileCache::get();
+  std::string key;
+  if (cache.enabled() && options.useCache && options.keepObject.empty() &&
+      StringRef(options.outputPath).ends_with(".so")) {
+    key = CompileCache::key(source, ("library cc=" + options.compiler + " " +
+                                     pipeline)
+                                        .str());
+    std::unique_ptr<llvm::MemoryBuffer> library = cache.lookup(key + ".so");
+    std::unique_ptr<llvm::MemoryBuffer> manifest =
+        library ? cache.lookup(key + ".json") : nullptr;
+    if (library && manifest &&
+        writeWhole(options.outputPath, library->getBuffer(), true) &&
+        writeWhole(manifestPathOf(options.outputPath), manifest->getBuffer(),
+                   false))
+      return success();
+  }
+  FailureOr<LoweredModule> lowered = lower();
+  if (failed(lowered) ||
+      failed(writeSharedLibrary(source, *lowered, options, error)))
+    return failure();
+  if (!key.empty()) {
+    auto library = llvm::MemoryBuffer::getFile(options.outputPath, false, false);
+    auto manifest = llvm::MemoryBuffer::getFile(
+        manifestPathOf(options.outputPath), false, false);
+    // The manifest last: a library without one is a miss.
+    if (library && manifest && cache.store(key + ".so", (*library)->getBuffer()))
+      cache.store(key + ".json", (*manifest)->getBuffer());
+  }
+  return success();
+}
+
 LogicalResult mlir::tcc::buildSharedLibrary(ModuleOp source, StringRef target,
                                             StringRef pipelineOptions,
                                             const LibraryWriterOptions &options,
@@ -487,25 +546,32 @@ LogicalResult mlir::tcc::buildSharedLibrary(ModuleOp source, StringRef target,
   FailureOr<TargetAttr> kind = buildTarget(source.getContext(), target, error);
   if (failed(kind))
     return failure();
-  FailureOr<LoweredModule> lowered = failure();
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
   if (kind->isCPU()) {
     CPUPipelineOptions cpu;
     if (failed(parsePipelineOptions(cpu, pipelineOptions, "cpu", error)))
       return failure();
-    lowered = lowerForCPU(source, cpu, error);
-  } else {
-#ifndef TCC_CUDA_RUNTIME_LIB
-    error = "--target=cuda: this tcc was built without the CUDA toolkit "
-            "(configure with -DTCC_CUDA_PATH=...)";
-    return failure();
-#else
-    CUDAPipelineOptions gpu;
-    if (failed(parsePipelineOptions(gpu, pipelineOptions, "cuda", error)))
-      return failure();
-    lowered = lowerForCUDA(source, gpu, error);
-#endif
+    os << "cpu ";
+    cpu.print(os);
+    LibraryWriterOptions cached = options;
+    cached.useCache = options.useCache && !cpu.writesFiles();
+    return buildOrReuseSharedLibrary(
+        source, printed, [&] { return lowerForCPU(source, cpu, error); },
+        cached, error);
   }
-  if (failed(lowered))
+#ifndef TCC_CUDA_RUNTIME_LIB
+  error = "--target=cuda: this tcc was built without the CUDA toolkit "
+          "(configure with -DTCC_CUDA_PATH=...)";
+  return failure();
+#else
+  CUDAPipelineOptions gpu;
+  if (failed(parsePipelineOptions(gpu, pipelineOptions, "cuda", error)))
     return failure();
-  return writeSharedLibrary(source, *lowered, options, error);
+  os << "cuda ";
+  gpu.print(os);
+  return buildOrReuseSharedLibrary(
+      source, printed, [&] { return lowerForCUDA(source, gpu, error); },
+      options, error);
+#endif
 }

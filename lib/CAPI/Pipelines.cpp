@@ -3,6 +3,7 @@
 #include "tcc-c/Pipelines.h"
 
 #include "CAPIUtils.h"
+#include "tcc/Pipelines/CompileCache.h"
 #include "tcc/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/Pass.h"
@@ -60,3 +61,15 @@ MlirLogicalResult tccBuildTCCToLinalgPipeline(MlirOpPassManager pm,
         mlir::tcc::buildTCCToLinalgPipeline(pm, options);
       });
 }
+
+MlirStringRef tccCompileCacheDirectory(void) {
+  llvm::StringRef dir = mlir::tcc::CompileCache::get().getDirectory();
+  return mlirStringRefCreate(dir.data(), dir.size());
+}
+
+TccCompileCacheStats tccCompileCacheGetStats(void) {
+  mlir::tcc::CompileCache::Stats s = mlir::tcc::CompileCache::get().getStats();
+  return {s.hits, s.misses, s.stores};
+}
+
+void tccCompileCacheClear(void) { mlir::tcc::CompileCache::get().clear(); }

@@ -13,6 +13,7 @@
 #include "tcc/Runtime/MLIRTypes.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Target/Target.h"
+#include "tcc/Pipelines/CompileCache.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -23,7 +24,10 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -54,6 +58,157 @@ CPUExecutable::~CPUExecutable() {
 #endif
 }
 
+namespace {
+
+/// What the compiled code calls in this process: malloc and free of the
+/// caching allocator (large blocks, results and the arena, are reused
+/// across calls instead of being faulted in again), the workspace, the
+/// library calls.
+std::vector<std::pair<const char *, llvm::orc::ExecutorAddr>>
+runtimeSymbols() {
+  using namespace ::tcc::runtime;
+  return {
+      {"malloc", llvm::orc::ExecutorAddr::fromPtr(&tccMalloc)},
+      {"free", llvm::orc::ExecutorAddr::fromPtr(&tccFree)},
+      {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
+      {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)},
+      {"_mlir_ciface_tcc_workspace",
+       llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)},
+#ifdef TCC_HAVE_DNNL
+      // Library convolutions and matrix products (oneDNN).
+      {"tccHostConv", llvm::orc::ExecutorAddr::fromPtr(&tccHostConv)},
+      {"tccHostGemm", llvm::orc::ExecutorAddr::fromPtr(&tccHostGemm)},
+#endif
+  };
+}
+
+/// memref.copy of strided views calls memrefCopy from MLIR's C runner
+/// utilities; parallel tile loops call the OpenMP runtime (libomp).
+SmallVector<StringRef, 2> runtimeLibraries(bool parallel) {
+  SmallVector<StringRef, 2> libs = {TCC_C_RUNNER_UTILS_PATH};
+  if (parallel)
+    libs.push_back(TCC_OPENMP_RUNTIME_PATH);
+  return libs;
+}
+
+/// The cache key of a JIT compile, or "" where the compile must run
+/// (the cache is off, or the options write reports as they compile).
+std::string jitCacheKey(ModuleOp module, const CPUPipelineOptions &options,
+                        const std::optional<BucketSpec> &buckets,
+                        bool dumpsLLVMDialect) {
+  if (!CompileCache::get().enabled() || dumpsLLVMDialect ||
+      options.writesFiles())
+    return {};
+  std::string pipeline;
+  llvm::raw_string_ostream os(pipeline);
+  os << "cpu-jit ";
+  options.print(os);
+  if (buckets) {
+    os << " buckets=" << buckets->symbol;
+    for (int64_t b : buckets->upperBounds)
+      os << "," << b;
+  }
+  return CompileCache::key(module, pipeline);
+}
+
+/// Keeps the engine's object code in the cache (it compiles every entry
+/// now, which its first call would otherwise do).
+void storeObject(ExecutionEngine &engine, const std::string &key) {
+  SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("tcc-jit", "o", path))
+    return;
+  engine.dumpToObjectFile(path);
+  if (auto object = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false))
+    CompileCache::get().store(key + ".o", (*object)->getBuffer());
+  llvm::sys::fs::remove(path);
+}
+
+} // namespace
+
+std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
+    ModuleOp module, const CPUPipelineOptions &options,
+    const std::optional<BucketSpec> &buckets,
+    std::unique_ptr<llvm::MemoryBuffer> object) {
+  std::string ignored;
+  FailureOr<std::vector<FunctionSignature>> signatures = [&] {
+    // Diagnostics would repeat when the compile runs after all.
+    ScopedDiagnosticHandler silence(module.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    return entrySignaturesForCPU(module, options, ignored, buckets);
+  }();
+  if (failed(signatures))
+    return nullptr;
+  auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine) {
+    llvm::consumeError(machine.takeError());
+    return nullptr;
+  }
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*machine))
+                 .create();
+  if (!jit) {
+    llvm::consumeError(jit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        (*jit)->getDataLayout());
+  llvm::orc::SymbolMap symbols;
+  for (const auto &[name, address] : runtimeSymbols())
+    symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
+  llvm::Error err = main.define(llvm::orc::absoluteSymbols(std::move(symbols)));
+  for (StringRef lib : runtimeLibraries(options.parallel)) {
+    if (err)
+      break;
+    auto generator =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(lib.str().c_str(), prefix);
+    if (!generator)
+      err = generator.takeError();
+    else
+      main.addGenerator(std::move(*generator));
+  }
+  if (!err) {
+    auto process =
+        llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+    if (!process)
+      err = process.takeError();
+    else
+      main.addGenerator(std::move(*process));
+  }
+  if (!err)
+    err = (*jit)->addObjectFile(std::move(object));
+  // Link now: an entry that does not resolve is a miss, not a failed call.
+  for (const FunctionSignature &sig : *signatures) {
+    if (err)
+      break;
+    auto address = (*jit)->lookup("_mlir__mlir_ciface_" + sig.name);
+    if (!address)
+      err = address.takeError();
+  }
+  if (err) {
+    llvm::consumeError(std::move(err));
+    return nullptr;
+  }
+  auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
+  exe->signatures = std::move(*signatures);
+  exe->usesWorkspace = options.workspace;
+  exe->cachedJit = std::move(*jit);
+  return exe;
+}
+
+llvm::Error CPUExecutable::invokePacked(StringRef name,
+                                        MutableArrayRef<void *> args) {
+  if (engine)
+    return engine->invokePacked(name, args);
+  auto address = cachedJit->lookup(("_mlir_" + name).str());
+  if (!address)
+    return address.takeError();
+  address->toPtr<void (*)(void **)>()(args.data());
+  return llvm::Error::success();
+}
+
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
                        std::string &error, std::string *llvmDialectDump,
@@ -64,6 +219,14 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     return true;
   }();
   (void)initialized;
+  std::string cacheKey =
+      jitCacheKey(module, options, buckets, llvmDialectDump != nullptr);
+  if (!cacheKey.empty())
+    if (std::unique_ptr<llvm::MemoryBuffer> object =
+            CompileCache::get().lookup(cacheKey + ".o"))
+      if (auto exe = fromCachedObject(module, options, buckets,
+                                      std::move(object)))
+        return exe;
   FailureOr<LoweredModule> loweredModule =
       lowerForCPU(module, options, error, buckets);
   if (failed(loweredModule))
@@ -107,41 +270,23 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // memref.copy of strided views calls memrefCopy from MLIR's C runner
-  // utilities.
-  // Parallel tile loops call the OpenMP runtime (libomp).
-  SmallVector<StringRef, 2> libs = {TCC_C_RUNNER_UTILS_PATH};
-  if (options.parallel)
-    libs.push_back(TCC_OPENMP_RUNTIME_PATH);
+  SmallVector<StringRef, 2> libs = runtimeLibraries(options.parallel);
   engineOptions.sharedLibPaths = libs;
+  engineOptions.enableObjectDump = !cacheKey.empty();
   auto engine = ExecutionEngine::create(*lowered, engineOptions);
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;
   }
   exe->engine = std::move(*engine);
-  // The compiled code's malloc/free: large blocks (results, the arena) are
-  // reused across calls instead of being faulted in again.
   exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    using namespace ::tcc::runtime;
-    const std::pair<const char *, llvm::orc::ExecutorAddr> bindings[] = {
-        {"malloc", llvm::orc::ExecutorAddr::fromPtr(&tccMalloc)},
-        {"free", llvm::orc::ExecutorAddr::fromPtr(&tccFree)},
-        {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
-        {"realloc", llvm::orc::ExecutorAddr::fromPtr(&tccRealloc)},
-        {"_mlir_ciface_tcc_workspace",
-         llvm::orc::ExecutorAddr::fromPtr(&_mlir_ciface_tcc_workspace)},
-#ifdef TCC_HAVE_DNNL
-        // Library convolutions and matrix products (oneDNN).
-        {"tccHostConv", llvm::orc::ExecutorAddr::fromPtr(&tccHostConv)},
-        {"tccHostGemm", llvm::orc::ExecutorAddr::fromPtr(&tccHostGemm)},
-#endif
-    };
     llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : bindings)
+    for (const auto &[name, address] : runtimeSymbols())
       symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
     return symbols;
   });
+  if (!cacheKey.empty())
+    storeObject(*exe->engine, cacheKey);
   return exe;
 }
 
@@ -323,7 +468,7 @@ LogicalResult CPUExecutable::call(StringRef name,
     ::tcc::runtime::setCurrentWorkspace(&workspace);
   }
   auto start = std::chrono::steady_clock::now();
-  llvm::Error err = engine->invokePacked(("_mlir_ciface_" + name).str(), args);
+  llvm::Error err = invokePacked(("_mlir_ciface_" + name).str(), args);
   lastCompiledSeconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)
                             .count();

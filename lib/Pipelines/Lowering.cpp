@@ -146,12 +146,11 @@ splitIntoBuckets(ModuleOp module, const BucketSpec &spec,
 }
 
 /// Clones `module`, derives shapes (specializing `specialize`), splits
-/// buckets, records the entry signatures, then runs `buildPipeline` on the
-/// clone.
+/// buckets and records the entry signatures: everything before the
+/// pipeline.
 static FailureOr<LoweredModule>
-lowerWith(ModuleOp module, ArrayRef<std::string> specializeSizes,
-          function_ref<void(OpPassManager &)> buildPipeline,
-          std::string &error, const std::optional<BucketSpec> &buckets) {
+prepareLowering(ModuleOp module, ArrayRef<std::string> specializeSizes,
+                std::string &error, const std::optional<BucketSpec> &buckets) {
   LoweredModule result;
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> lowered(module.clone());
@@ -209,6 +208,22 @@ lowerWith(ModuleOp module, ArrayRef<std::string> specializeSizes,
     result.signatures.push_back(std::move(sig));
   }
 
+  result.module = std::move(lowered);
+  return result;
+}
+
+/// prepareLowering, then `buildPipeline` on the clone.
+static FailureOr<LoweredModule>
+lowerWith(ModuleOp module, ArrayRef<std::string> specializeSizes,
+          function_ref<void(OpPassManager &)> buildPipeline,
+          std::string &error, const std::optional<BucketSpec> &buckets) {
+  FailureOr<LoweredModule> prepared =
+      prepareLowering(module, specializeSizes, error, buckets);
+  if (failed(prepared))
+    return failure();
+  LoweredModule result = std::move(*prepared);
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> lowered = std::move(result.module);
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -242,6 +257,20 @@ mlir::tcc::lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
         buildCPUPipeline(pm, rest);
       },
       error, buckets);
+}
+
+FailureOr<std::vector<FunctionSignature>>
+mlir::tcc::entrySignaturesForCPU(ModuleOp module,
+                                 const CPUPipelineOptions &options,
+                                 std::string &error,
+                                 const std::optional<BucketSpec> &buckets) {
+  SmallVector<std::string> specialize(options.specialize.begin(),
+                                      options.specialize.end());
+  FailureOr<LoweredModule> prepared =
+      prepareLowering(module, specialize, error, buckets);
+  if (failed(prepared))
+    return failure();
+  return std::move(prepared->signatures);
 }
 
 FailureOr<LoweredModule>

@@ -24,12 +24,14 @@ import os as _os
 # set wins.
 _os.environ.setdefault("KMP_BLOCKTIME", "0")
 
-from ._api import (Executable, Library, Module, TCCError, compile, context,
-                   import_onnx, load_library, parse, run_pipeline)
+from ._api import (Executable, Library, Module, TCCError, cache_info,
+                   clear_cache, compile, context, import_onnx, load_library,
+                   parse, run_pipeline)
 from .dynamo import dynamo_backend, make_backend
 
 __all__ = [
-    "Executable", "Library", "Module", "TCCError", "compile", "context",
+    "Executable", "Library", "Module", "TCCError", "cache_info",
+    "clear_cache", "compile", "context",
     "dynamo_backend", "import_onnx", "load_library", "make_backend", "parse",
     "run_pipeline",
 ]

@@ -276,6 +276,21 @@ def compile(module: Module | str, *, target: str = "cpu",
     raise TCCError(f"unknown target '{target}' (expected cpu or cuda)")
 
 
+def cache_info() -> dict:
+    """The compile cache: its directory ("" when TCC_CACHE_DIR=off) and,
+    since this process started, its hits, misses and stored entries. Every
+    compile (tcc.compile, build_library, the torch.compile backend, the
+    tools) looks there first; see docs/compile-cache.md."""
+    directory, hits, misses, stores = _extension().compile_cache_info()
+    return {"directory": directory, "hits": hits, "misses": misses,
+            "stores": stores}
+
+
+def clear_cache() -> None:
+    """Removes every entry of the compile cache."""
+    _extension().compile_cache_clear()
+
+
 def build_library(module: Module | str, *, target: str = "cpu",
                   options: dict[str, Any] | str | None = None,
                   output: str | os.PathLike | None = None) -> str:

@@ -15,6 +15,9 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # Every test compiles (test_compile_cache.py turns the cache on in a
+    # directory of its own, in child processes).
+    os.environ["TCC_CACHE_DIR"] = "off"
     build = Path(config.getoption("--tcc-build-dir")).resolve()
     sys.path.insert(0, str(build / "python_packages"))
 

@@ -72,29 +72,41 @@ int main(int argc, char **argv) {
       tcc_tools::applyTarget(*module, target, error);
   if (failed(kind))
     return fail("--target: " + error);
-  FailureOr<mlir::tcc::LoweredModule> lowered = failure();
+  // The options parsed once; the lowering runs only on a cache miss.
+  std::unique_ptr<mlir::tcc::CUDAPipelineOptions> cuda;
+  std::unique_ptr<mlir::tcc::CPUPipelineOptions> cpu;
+  std::string pipeline;
+  llvm::raw_string_ostream printed(pipeline);
   if (kind->isCUDA()) {
-    std::unique_ptr<mlir::tcc::CUDAPipelineOptions> options =
-        tcc_tools::cudaPipelineOptions("--target=cpu", error);
-    if (!options)
+    cuda = tcc_tools::cudaPipelineOptions("--target=cpu", error);
+    if (!cuda)
       return fail(error);
-    lowered = mlir::tcc::lowerForCUDA(*module, *options, error);
+    printed << "cuda ";
+    cuda->print(printed);
   } else {
-    std::unique_ptr<mlir::tcc::CPUPipelineOptions> options =
-        tcc_tools::cpuPipelineOptions(error);
-    if (!options)
+    cpu = tcc_tools::cpuPipelineOptions(error);
+    if (!cpu)
       return fail(error);
-    lowered = mlir::tcc::lowerForCPU(*module, *options, error);
+    printed << "cpu ";
+    cpu->print(printed);
   }
-  if (failed(lowered))
-    return fail(error);
-  if (lowered->signatures.empty())
-    return fail(inputFile + " has no public function to export");
+  auto lower = [&]() -> FailureOr<mlir::tcc::LoweredModule> {
+    FailureOr<mlir::tcc::LoweredModule> lowered =
+        cuda ? mlir::tcc::lowerForCUDA(*module, *cuda, error)
+             : mlir::tcc::lowerForCPU(*module, *cpu, error);
+    if (succeeded(lowered) && lowered->signatures.empty()) {
+      error = inputFile + " has no public function to export";
+      return failure();
+    }
+    return lowered;
+  };
   mlir::tcc::LibraryWriterOptions library;
   library.outputPath = outputFile;
   library.keepObject = keepObject;
   library.compiler = compiler;
-  if (failed(mlir::tcc::writeSharedLibrary(*module, *lowered, library, error)))
+  library.useCache = !(cpu && cpu->writesFiles());
+  if (failed(mlir::tcc::buildOrReuseSharedLibrary(*module, pipeline, lower,
+                                                  library, error)))
     return fail(error);
   return 0;
 }

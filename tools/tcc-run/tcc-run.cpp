@@ -305,10 +305,14 @@ static FailureOr<std::string> buildCUDALibrary(ModuleOp module,
   SmallString<128> path(dir);
   llvm::sys::path::append(path, "libmodel.so");
   library.outputPath = path.str().str();
-  FailureOr<mlir::tcc::LoweredModule> lowered =
-      mlir::tcc::lowerForCUDA(module, *options, error);
-  if (failed(lowered) ||
-      failed(mlir::tcc::writeSharedLibrary(module, *lowered, library, error))) {
+  std::string pipeline;
+  llvm::raw_string_ostream printed(pipeline);
+  printed << "cuda ";
+  options->print(printed);
+  if (failed(mlir::tcc::buildOrReuseSharedLibrary(
+          module, pipeline,
+          [&] { return mlir::tcc::lowerForCUDA(module, *options, error); },
+          library, error))) {
     error = "compiling for --device=cuda failed: " + error;
     return failure();
   }

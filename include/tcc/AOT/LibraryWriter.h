@@ -25,6 +25,9 @@ struct LibraryWriterOptions {
   std::string keepObject;
   /// The C compiler that links the library (from PATH).
   std::string compiler = "cc";
+  /// Whether buildOrReuseSharedLibrary may take the library from the
+  /// compile cache (false where the compile writes reports).
+  bool useCache = true;
 };
 
 /// Writes `lowered` (lowered from `source`, whose specialized shapes the
@@ -32,6 +35,18 @@ struct LibraryWriterOptions {
 LogicalResult writeSharedLibrary(ModuleOp source, LoweredModule &lowered,
                                  const LibraryWriterOptions &options,
                                  std::string &error);
+
+/// Writes the library of `source` as writeSharedLibrary does, `lower`
+/// running its pipeline, or copies it (and its manifest) from the compile
+/// cache (tcc/Pipelines/CompileCache.h) under a key of `source`,
+/// `pipeline` (the pipeline's name and printed options) and the C
+/// compiler; a library built here is stored there. A kept object
+/// (`keepObject`) always compiles.
+LogicalResult
+buildOrReuseSharedLibrary(ModuleOp source, llvm::StringRef pipeline,
+                          llvm::function_ref<FailureOr<LoweredModule>()> lower,
+                          const LibraryWriterOptions &options,
+                          std::string &error);
 
 /// Lowers `source` with the pipeline of `target` ("cpu" or "cuda", the
 /// options as the pipeline's text: "fuse=false mcpu=x86-64-v3", "chip=sm_80")

@@ -13,6 +13,7 @@
 #include "tcc/Runtime/HostTensor.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <atomic>
@@ -104,7 +105,18 @@ public:
 
 private:
   CPUExecutable() = default;
+  /// The executable of `object`, code compiled from `module` earlier (the
+  /// compile cache's), or nullptr where it does not load.
+  static std::unique_ptr<CPUExecutable>
+  fromCachedObject(ModuleOp module, const CPUPipelineOptions &options,
+                   const std::optional<BucketSpec> &buckets,
+                   std::unique_ptr<llvm::MemoryBuffer> object);
+  /// Calls the packed wrapper of `name` in whichever JIT holds the code.
+  llvm::Error invokePacked(StringRef name, MutableArrayRef<void *> args);
+
+  /// The code: compiled here (engine) or loaded from the cache.
   std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> cachedJit;
   std::atomic<double> lastCompiledSeconds{0};
   std::vector<FunctionSignature> signatures;
   /// Compiled with CPUPipelineOptions::workspace: calls share `workspace`

@@ -70,6 +70,13 @@ lowerForCPU(ModuleOp module, const CPUPipelineOptions &options,
             std::string &error,
             const std::optional<BucketSpec> &buckets = std::nullopt);
 
+/// The entry signatures lowerForCPU records, without lowering: what a
+/// compile served from the cache (CompileCache.h) still needs.
+FailureOr<std::vector<FunctionSignature>>
+entrySignaturesForCPU(ModuleOp module, const CPUPipelineOptions &options,
+                      std::string &error,
+                      const std::optional<BucketSpec> &buckets = std::nullopt);
+
 /// Lowers (a clone of) `module` with the cuda pipeline: host code in the
 /// LLVM dialect with the kernels embedded (tcc-compile --target=cuda).
 FailureOr<LoweredModule> lowerForCUDA(ModuleOp module,

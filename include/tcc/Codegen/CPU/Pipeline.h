@@ -122,6 +122,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 
   /// The shared stages' part of these options.
   TCCToLinalgOptions toLinalgOptions() const;
+
+  /// Whether compiling writes files besides the code (reports, drawings):
+  /// such a compile must run, not come from the compile cache.
+  bool writesFiles() const {
+    return !fusionReport.empty() || !fusionDot.empty() ||
+           !memoryReport.empty() || !memoryPlanSvg.empty();
+  }
 };
 
 /// tcc -> LLVM dialect for the CPU: fusion, memory planning, lowering,
