@@ -31,6 +31,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -285,6 +286,19 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
       symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
     return symbols;
   });
+  if (const char *timing = std::getenv("TCC_TIMING");
+      timing && *timing && StringRef(timing) != "0") {
+    // The engine generates machine code lazily, at an entry's first
+    // lookup: forced here so that the report holds it.
+    auto start = std::chrono::steady_clock::now();
+    for (const FunctionSignature &sig : exe->signatures)
+      if (auto fn = exe->engine->lookupPacked("_mlir_ciface_" + sig.name); !fn)
+        llvm::consumeError(fn.takeError());
+    llvm::errs() << llvm::formatv(
+        "tcc-timing: LLVM (O3 and machine code) {0:f2} s\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
   if (!cacheKey.empty())
     storeObject(*exe->engine, cacheKey);
   return exe;

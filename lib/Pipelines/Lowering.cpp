@@ -22,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <map>
 
 using namespace mlir;
@@ -232,6 +233,11 @@ lowerWith(ModuleOp module, ArrayRef<std::string> specializeSizes,
 
   PassManager pm(ctx);
   buildPipeline(pm);
+  // TCC_TIMING=1: where the pipeline's time goes, pass by pass (MLIR's
+  // timing report on stderr).
+  if (const char *timing = std::getenv("TCC_TIMING");
+      timing && *timing && StringRef(timing) != "0")
+    pm.enableTiming();
   if (failed(pm.run(*lowered))) {
     error = "lowering to LLVM failed (see the diagnostics above)";
     return failure();
