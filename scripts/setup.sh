@@ -48,6 +48,9 @@ fi
 export TCC_PYTHON="$TCC_VENV/bin/python"
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tcc-ccache}"
+# Paths under the checkout hash as relative ones: a fresh clone elsewhere
+# (CI's) hits the objects another checkout compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TCC_ROOT}"
 # The Python package builds for the venv's interpreter (python_bindings/).
 if [ ! -f "$BUILD_DIR/build.ninja" ] ||
    ! grep -qxE "Python_EXECUTABLE:[A-Z]+=$TCC_PYTHON" "$BUILD_DIR/CMakeCache.txt"; then
