@@ -133,11 +133,14 @@ Importer::importBranch(NodeContext &nc, const onnx::GraphProto &graph,
     if (Operation *def = v.getDefiningOp();
         def && def->hasTrait<OpTrait::ConstantLike>()) {
       Value copy = fb.clone(*def)->getResult(0);
+      // Copied out first: inserting into `known` may rehash it.
       if (auto it = known.find(v); it != known.end() &&
                                    llvm::all_of(it->second, [](const KnownInt &k) {
                                      return k.isConstant();
-                                   }))
-        known[copy] = it->second;
+                                   })) {
+        KnownInts ints = it->second;
+        known[copy] = std::move(ints);
+      }
       scope[outer] = copy;
       continue;
     }
