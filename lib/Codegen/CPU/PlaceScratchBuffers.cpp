@@ -303,7 +303,10 @@ struct PlaceScratchBuffersPass
           }))
         continue;
       // Live from the alloc to the last op of the block that reads or
-      // writes it, through views (the frees come late, at the block's end).
+      // writes it or any memref that may alias it (the frees come late, at
+      // the block's end). Not only views: memref.cast and memref.transpose
+      // are none, and a conv whose output is a transpose of its buffer
+      // would otherwise share the buffer with the next temporary.
       DenseMap<Operation *, int64_t> index;
       int64_t i = 0;
       for (Operation &op : *block)
@@ -311,6 +314,12 @@ struct PlaceScratchBuffersPass
       int64_t start = index[block->findAncestorOpInBlock(*t->alloc)];
       int64_t end = start;
       SmallVector<Value> work = {t->alloc.getResult()};
+      DenseSet<Value> seen;
+      auto mayAlias = [&](Operation *op) {
+        for (Value r : op->getResults())
+          if (isa<BaseMemRefType>(r.getType()) && seen.insert(r).second)
+            work.push_back(r);
+      };
       while (!work.empty()) {
         Value v = work.pop_back_val();
         for (Operation *user : v.getUsers()) {
@@ -318,9 +327,11 @@ struct PlaceScratchBuffersPass
             continue;
           if (Operation *a = block->findAncestorOpInBlock(*user))
             end = std::max(end, index[a]);
-          if (isa<ViewLikeOpInterface>(user))
-            for (Value r : user->getResults())
-              work.push_back(r);
+          mayAlias(user);
+          // Yielded out of a region: the parent's results.
+          if (user->hasTrait<OpTrait::IsTerminator>())
+            if (Operation *parent = user->getParentOp())
+              mayAlias(parent);
         }
       }
       groups[t->dynamicFactors].push_back({t, start, end});

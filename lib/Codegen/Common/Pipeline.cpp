@@ -86,6 +86,11 @@ void mlir::tcc::buildTCCToLinalgPipeline(OpPassManager &pm,
   funcPM.addPass(createCanonicalizerPass());
   funcPM.addPass(createMaterializeMemoryPlanPass());
   funcPM.addPass(createCanonicalizerPass());
+  // Each destination its own allocation, which CSE cannot merge: library
+  // calls read their operands through bufferization.to_buffer, reads that
+  // one-shot bufferization cannot see, so two loops writing one merged
+  // tensor.empty would share a buffer that a later call still reads.
+  funcPM.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   funcPM.addPass(createCSEPass());
 }
 

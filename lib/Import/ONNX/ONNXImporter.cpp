@@ -249,6 +249,12 @@ LogicalResult Importer::importNodes(const onnx::GraphProto &graph,
   return success();
 }
 
+void Importer::erase(Operation *op) {
+  for (Value r : op->getResults())
+    known.erase(r);
+  op->erase();
+}
+
 void Importer::eraseUnused(Block &block) {
   // Ops nothing reads (shape arithmetic folded at import) go; a shape
   // placeholder still read is a shape used as data.
@@ -258,7 +264,7 @@ void Importer::eraseUnused(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
       if (op.use_empty() && isPure(&op) &&
           !op.hasTrait<OpTrait::IsTerminator>()) {
-        op.erase();
+        erase(&op);
         erased = true;
       }
   }

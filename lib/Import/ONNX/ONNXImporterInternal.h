@@ -134,6 +134,9 @@ public:
   /// Per function argument, its graph input's position (what
   /// --bind-input counts: bound inputs are not arguments).
   SmallVector<unsigned> argInputPositions;
+  /// Erases `op` and forgets its results' known integers: a later op may
+  /// be allocated at the same address, and must not inherit them.
+  void erase(Operation *op);
   /// A constant op holding `t` (dense resources above a few elements).
   Value constant(OpBuilder &b, Location loc, const ::tcc::runtime::HostTensor &t,
                  llvm::StringRef name);

@@ -168,7 +168,7 @@ static Operation *foldSmallConstants(NodeContext &c, Operation *op) {
   if (failed(::tcc::reference::evaluateOp(op, operands, results, error)))
     return nullptr;
   Value folded = c.importer.constant(c.b, c.loc, results[0], "");
-  op->erase();
+  c.importer.erase(op);
   return folded.getDefiningOp();
 }
 
@@ -199,7 +199,7 @@ FailureOr<Operation *> NodeContext::build(llvm::StringRef name,
             b.getContext(), loc, op->getOperands(), op->getAttrDictionary(),
             op->getPropertiesStorage(), op->getRegions(), types)) ||
         types.size() != op->getNumResults()) {
-      op->erase();
+      importer.erase(op);
       return fail("tcc cannot type the " + name + " it converts to (its "
                   "operands' shapes or attributes do not fit)");
     }
@@ -207,7 +207,7 @@ FailureOr<Operation *> NodeContext::build(llvm::StringRef name,
       r.setType(t);
   }
   if (failed(verify(op))) {
-    op->erase();
+    importer.erase(op);
     return fail("the " + name + " it converts to is invalid (see above)");
   }
   if (Operation *folded = foldSmallConstants(*this, op))
