@@ -75,24 +75,38 @@ std::vector<std::string> cpuOnlyFlagsGiven() {
   return given;
 }
 
+/// The value of `key=value` in --pipeline-options' text, or "".
+std::string pipelineOption(llvm::StringRef key) {
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::StringRef(pipelineOptions).split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef w : words)
+    if (w.consume_front(key) && w.consume_front("="))
+      return w.trim("\"'").str();
+  return "";
+}
+
 } // namespace
 
 mlir::FailureOr<TargetAttr> tcc_tools::applyTarget(mlir::ModuleOp module,
                                                   llvm::StringRef kind,
                                                   std::string &error) {
   auto existing = module->getAttrOfType<TargetAttr>(kTargetAttr);
-  bool named = !kind.empty() || mcpu.getNumOccurrences() ||
-               chip.getNumOccurrences();
+  // --mcpu / --chip, else the pipeline's own mcpu= / chip= (the target is
+  // attached here, before the pipeline, whose options would otherwise only
+  // apply to a module without one).
+  std::string cpu = !mcpu.empty() ? mcpu.getValue() : pipelineOption("mcpu");
+  std::string gpu = !chip.empty() ? chip.getValue() : pipelineOption("chip");
+  bool named = !kind.empty() || !cpu.empty() || !gpu.empty();
   if (existing && !named)
     return existing;
   TargetOptions options;
   options.kind = !kind.empty() ? kind.str()
                  : existing    ? existing.getKind().str()
                                : std::string("cpu");
-  if (!mcpu.empty())
-    options.mcpu = mcpu;
-  if (!chip.empty())
-    options.chip = chip;
+  if (!cpu.empty())
+    options.mcpu = cpu;
+  if (!gpu.empty())
+    options.chip = gpu;
   mlir::FailureOr<TargetAttr> target =
       buildTarget(module.getContext(), options, error);
   if (mlir::succeeded(target))

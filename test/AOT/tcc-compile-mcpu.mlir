@@ -13,6 +13,10 @@
 // AVX2-NOT: vscalefps
 // AVX2-NOT: zmm
 // RUN: tcc-run %s --library=%t/libavx2.so --function=softmax --input=8x64xf32=random --check-reference | FileCheck %s --check-prefix=MATCH
+// The pipeline's own mcpu= names the target as --mcpu does (the tool
+// attaches the target before the pipeline runs).
+// RUN: tcc-compile %s -o %t/libavx2opt.so --pipeline-options="mcpu=x86-64-v3 fuse=false"
+// RUN: llvm-objdump -d %t/libavx2opt.so | FileCheck %s --check-prefix=AVX2
 // RUN: tcc-opt %s --tcc-cpu-pipeline="avx512=off" | FileCheck %s --check-prefix=OFF
 // OFF-NOT: llvm.x86.avx512.mask.scalef
 // RUN: tcc-opt %s --tcc-cpu-pipeline="avx512=on" | FileCheck %s --check-prefix=ON
