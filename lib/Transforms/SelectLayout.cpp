@@ -110,6 +110,13 @@ bool isLayoutFree(Value v) {
   return t && llvm::all_of(t.getShape(), [](int64_t d) { return d == 1; });
 }
 
+/// A constant, or (in a trial, which does not fold) a transpose of one.
+bool isConstant(Value v) {
+  if (TransposeOp t = transposeOf(v))
+    v = t.getX();
+  return matchPattern(v, m_Constant());
+}
+
 /// A transpose of `v` by `perm` that exists already.
 TransposeOp existingTranspose(Value v, ArrayRef<int64_t> perm) {
   for (Operation *user : v.getUsers())
@@ -159,8 +166,7 @@ struct SinkThroughElementwise : RewritePattern {
         continue;
       }
       auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (type && type.getRank() == resultType.getRank() &&
-          matchPattern(v, m_Constant())) {
+      if (type && type.getRank() == resultType.getRank() && isConstant(v)) {
         // A constant transposed back: it folds.
         operands.push_back(transpose(rewriter, op->getLoc(), v, inv));
         continue;
@@ -389,8 +395,11 @@ double modeledSeconds(func::FuncOp func, const LayoutCostModel &model) {
 }
 
 /// Converts the convolutions `flip` names (indices in walk order) and
-/// propagates.
-LogicalResult apply(func::FuncOp func, ArrayRef<bool> flip) {
+/// propagates. A trial (a clone whose cost is all that is wanted) does not
+/// fold: folding a transpose of a weight copies the weight, once per trial
+/// and weight (resnet50: 14 s of a 15 s compile); the cost counts such a
+/// transpose as free, since the real assignment folds it.
+LogicalResult apply(func::FuncOp func, ArrayRef<bool> flip, bool trial) {
   SmallVector<Conv2dOp> convs;
   func.walk([&](Conv2dOp c) { convs.push_back(c); });
   for (auto [conv, f] : llvm::zip(convs, flip))
@@ -398,7 +407,10 @@ LogicalResult apply(func::FuncOp func, ArrayRef<bool> flip) {
       toChannelsLast(conv);
   RewritePatternSet patterns(func.getContext());
   populateLayoutPropagationPatterns(patterns);
-  return applyPatternsGreedily(func, std::move(patterns));
+  GreedyRewriteConfig config;
+  if (trial)
+    config.enableFolding(false).enableConstantCSE(false);
+  return applyPatternsGreedily(func, std::move(patterns), config);
 }
 
 struct SelectLayoutPass : tcc::impl::SelectLayoutPassBase<SelectLayoutPass> {
@@ -428,7 +440,7 @@ struct SelectLayoutPass : tcc::impl::SelectLayoutPassBase<SelectLayoutPass> {
     // The cost of an assignment, judged on a clone.
     auto cost = [&](ArrayRef<bool> flip) -> double {
       auto clone = cast<func::FuncOp>(func->clone());
-      double seconds = succeeded(apply(clone, flip))
+      double seconds = succeeded(apply(clone, flip, /*trial=*/true))
                            ? modeledSeconds(clone, model)
                            : std::numeric_limits<double>::infinity();
       clone->destroy();
@@ -449,7 +461,7 @@ struct SelectLayoutPass : tcc::impl::SelectLayoutPassBase<SelectLayoutPass> {
     }
     if (!(bestCost < cost(none)))
       return; // Nothing pays for its relayouts.
-    if (failed(apply(func, best)))
+    if (failed(apply(func, best, /*trial=*/false)))
       return signalPassFailure();
   }
 };

@@ -11,7 +11,8 @@
 // RUN: tcc-run %s --function=layer_norm --input=4100x4096xf32=random --input=4096xf32=random --input=4096xf32=random --check-reference | FileCheck %s --check-prefix=LN
 // LN: [SUCCESS] result[0] matches the reference (4100x4096xf32)
 // RUN: tcc-opt %s --tcc-cpu-pipeline --mlir-print-ir-after=tcc-pipeline-row-stores 2>&1 >/dev/null | FileCheck %s --check-prefix=IR
-// IR-LABEL: func.func @softmax(
+// The row loops are the kernel tcc-outline-kernels made of the group.
+// IR-LABEL: func.func private @softmax_kernel(
 //       IR:   scf.parallel
 //       IR:     scf.for {{.+}} iter_args
 //       IR:       scf.if

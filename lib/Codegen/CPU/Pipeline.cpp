@@ -56,6 +56,8 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createPrepareFunctionABIPass());
   buildTCCToLinalgPipeline(pm, options.toLinalgOptions());
   buildBufferizationPipeline(pm);
+  if (options.outlineKernels)
+    pm.addPass(createOutlineKernelsPass());
 
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createCanonicalizerPass());

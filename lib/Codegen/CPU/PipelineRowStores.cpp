@@ -181,8 +181,8 @@ FailureOr<Candidate> analyze(scf::ParallelOp rows) {
       if (!isa<MemoryEffects::Write>(e.getEffect()))
         continue;
       Value root = e.getValue() ? viewRoot(e.getValue()) : Value();
-      if (!root || !root.getDefiningOp<memref::AllocOp>() ||
-          rows->isAncestor(root.getDefiningOp())) {
+      if (!root || !tcc::allocationAlignment(root) ||
+          (root.getDefiningOp() && rows->isAncestor(root.getDefiningOp()))) {
         writesOther = true;
         continue;
       }

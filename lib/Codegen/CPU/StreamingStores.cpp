@@ -8,6 +8,8 @@
 
 #include "tcc/Codegen/CPU/Passes.h"
 
+#include "ViewRoot.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -110,13 +112,14 @@ struct StreamingStoresPass
         chain.push_back(sv);
         base = sv.getSource();
       }
-      auto alloc = base.getDefiningOp<memref::AllocOp>();
-      if (!alloc || (int64_t)indices.size() != alloc.getType().getRank())
+      // An allocation, or a kernel's argument its caller allocated.
+      std::optional<uint64_t> alignment = tcc::allocationAlignment(base);
+      auto dest = dyn_cast<MemRefType>(base.getType());
+      if (!alignment || *alignment < 64 || !dest ||
+          (int64_t)indices.size() != dest.getRank())
         continue;
-      MemRefType dest = alloc.getType();
       if (!dest.getLayout().isIdentity() || !dest.hasStaticShape() ||
-          !dest.getElementType().isIntOrFloat() ||
-          alloc.getAlignment().value_or(0) < 64)
+          !dest.getElementType().isIntOrFloat())
         continue;
       int64_t elemBytes = dest.getElementTypeBitWidth() / 8;
       if (elemBytes == 0 || (vt.getNumElements() * elemBytes) % 64 != 0 ||
@@ -159,7 +162,7 @@ struct StreamingStoresPass
           sum = add(sum, sv.getMixedOffsets()[d]);
         rootIndices.push_back(getValueOrCreateConstantIndexOp(b, loc, sum));
       }
-      vector::StoreOp::create(b, loc, op.getVector(), alloc, rootIndices,
+      vector::StoreOp::create(b, loc, op.getVector(), base, rootIndices,
                               /*nontemporal=*/true, llvm::MaybeAlign(64));
       op.erase();
     }

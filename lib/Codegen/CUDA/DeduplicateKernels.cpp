@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Codegen/CUDA/Passes.h"
+#include "tcc/Transforms/FunctionEquivalence.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/OperationSupport.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_DEDUPLICATEKERNELSPASS
@@ -18,31 +18,6 @@ namespace mlir::tcc {
 using namespace mlir;
 
 namespace {
-
-/// A cheap fingerprint of a kernel: its type and its body's op names in
-/// order (equal kernels have equal fingerprints).
-llvm::hash_code fingerprint(gpu::GPUFuncOp kernel) {
-  llvm::hash_code h = hash_value(kernel.getFunctionType());
-  kernel.getBody().walk([&](Operation *op) {
-    h = llvm::hash_combine(h, op->getName().getAsOpaquePointer(),
-                           op->getNumOperands(), op->getNumResults());
-  });
-  return h;
-}
-
-/// Whether `a` and `b` are the same kernel under different names.
-bool sameKernel(gpu::GPUFuncOp a, gpu::GPUFuncOp b) {
-  if (a.getFunctionType() != b.getFunctionType())
-    return false;
-  NamedAttrList attrsA(a->getAttrDictionary()), attrsB(b->getAttrDictionary());
-  attrsA.erase(SymbolTable::getSymbolAttrName());
-  attrsB.erase(SymbolTable::getSymbolAttrName());
-  if (attrsA.getDictionary(a.getContext()) !=
-      attrsB.getDictionary(b.getContext()))
-    return false;
-  return OperationEquivalence::isRegionEquivalentTo(
-      &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
-}
 
 struct DeduplicateKernelsPass
     : tcc::impl::DeduplicateKernelsPassBase<DeduplicateKernelsPass> {
@@ -57,9 +32,10 @@ struct DeduplicateKernelsPass
            llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
         if (!kernel.isKernel())
           continue;
-        SmallVector<gpu::GPUFuncOp> &candidates = kept[fingerprint(kernel)];
+        SmallVector<gpu::GPUFuncOp> &candidates =
+            kept[tcc::functionFingerprint(kernel)];
         auto same = llvm::find_if(candidates, [&](gpu::GPUFuncOp k) {
-          return sameKernel(k, kernel);
+          return tcc::areEquivalentFunctions(k, kernel);
         });
         if (same == candidates.end()) {
           candidates.push_back(kernel);

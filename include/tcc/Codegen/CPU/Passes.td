@@ -51,6 +51,34 @@ def LowerVectorsPass : Pass<"tcc-lower-vectors", "func::FuncOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def OutlineKernelsPass : Pass<"tcc-outline-kernels", "ModuleOp"> {
+  let summary = "Each loop nest a function, one for each set of identical "
+                "nests";
+  let description = [{
+    Runs after bufferization. Every loop nest at a function's top level
+    (a group's tile loops) of at least `min-ops` operations becomes a
+    private function of the values it reads from outside (buffers, sizes;
+    constants are cloned in), called in its place. With `dedup`, functions
+    equal but for their names are then merged and every call calls the
+    one kept (the ops, types and attributes must match: the same group at
+    the same shapes, reading other buffers).
+
+    A transformer's blocks repeat their groups (ViT-B/16: twelve copies of
+    each): the later loop passes and LLVM then compile each kernel once.
+    The functions are marked `noinline` (LLVM passthrough): each kernel is a function of its
+    own to LLVM, which optimizes and generates code per function, so the
+    largest function is one kernel, not the whole model. A call costs a
+    few nanoseconds per group per run.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"8",
+           "Smallest nest (operations, nested ones included) outlined">,
+    Option<"dedup", "dedup", "bool", /*default=*/"true",
+           "Merge functions equal but for their names">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PlaceScratchBuffersPass
     : Pass<"tcc-place-scratch-buffers", "func::FuncOp"> {
   let summary = "Groups' own temporaries on the stack or in the arena";

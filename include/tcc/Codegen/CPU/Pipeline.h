@@ -102,6 +102,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                         llvm::cl::desc("Run large groups' tile loops on all "
                                        "cores (OpenMP)"),
                         llvm::cl::init(true)};
+  Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("Compile each group's loop nest as a function, once for "
+                     "identical nests (tcc-outline-kernels)"),
+      llvm::cl::init(true)};
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Tile and vectorize fusion groups"),
                          llvm::cl::init(true)};
