@@ -24,6 +24,8 @@ two warm-up calls.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import io
 import os
 import platform
@@ -31,6 +33,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import warnings
@@ -304,6 +307,28 @@ def run_model(model, path, small, calls, peers, rtol, workdir,
                       detail=f"{type(e).__name__}: {first[:300]}".replace("|", "/"))
 
 
+def run_in_subprocess(name, path, small, args) -> Result:
+    """One row in a fresh interpreter: a long run's earlier models leave
+    threads behind (Inductor's OpenMP pool spins beside tcc's) that slowed
+    later small models 5-20x."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--row-json",
+               out.name, "--models", name, "--paths", path,
+               "--calls", str(args.calls), "--rtol", str(args.rtol),
+               "--workdir", args.workdir, "--threads", str(args.threads)]
+        cmd += ["--small"] if small else []
+        cmd += ["--peers"] if args.peers else []
+        cmd += ["--exporter", args.exporter] if args.exporter else []
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        text = Path(out.name).read_text()
+    if not text:
+        lines = [l for l in proc.stderr.splitlines() if l.strip()]
+        return Result(name, path, status="error",
+                      detail=(lines[-1] if lines else
+                              f"exited {proc.returncode}")[:300].replace("|", "/"))
+    return Result(**json.loads(text))
+
+
 def export_only(args) -> int:
     """The child of export_in_subprocess: one model to one ONNX file; the
     last line of stderr names the failure."""
@@ -339,8 +364,14 @@ def main(argv=None) -> int:
                          "(default: each model's own, dynamo but where "
                          "torch.export cannot trace it)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--same-process", action="store_true",
+                    help="run every row in this process (default: each row in "
+                         "a fresh interpreter, so that one model's threads and "
+                         "caches, Inductor's among them, do not slow the next)")
     ap.add_argument("--export-only", metavar="PATH",
                     help=argparse.SUPPRESS)  # export_in_subprocess's child
+    ap.add_argument("--row-json", metavar="PATH",
+                    help=argparse.SUPPRESS)  # run_in_subprocess's child
     args = ap.parse_args(argv)
     if args.export_only:
         return export_only(args)
@@ -361,9 +392,15 @@ def main(argv=None) -> int:
     for model in models:
         for path in args.paths.split(","):
             start = time.perf_counter()
-            r = run_model(model, path, small, args.calls, args.peers, args.rtol,
-                          args.workdir, args.exporter)
+            if args.same_process or args.row_json:
+                r = run_model(model, path, small, args.calls, args.peers,
+                              args.rtol, args.workdir, args.exporter)
+            else:
+                r = run_in_subprocess(model.name, path, small, args)
             results.append(r)
+            if args.row_json:
+                Path(args.row_json).write_text(json.dumps(dataclasses.asdict(r)))
+                return 0
             print(f"[{len(results)}/{len(models) * len(args.paths.split(','))}] "
                   f"{model.name} {path}: {r.status} {r.coverage} "
                   f"err={_fmt(r.error, '.1e')} tcc={_fmt(r.tcc_ms, '.2f')} ms "
