@@ -30,3 +30,13 @@ bool mlir::tcc::areEquivalentFunctions(FunctionOpInterface a,
       &a.getFunctionBody(), &b.getFunctionBody(),
       OperationEquivalence::IgnoreLocations);
 }
+
+FunctionOpInterface
+mlir::tcc::EquivalentFunctions::findOrKeep(FunctionOpInterface fn) {
+  SmallVector<FunctionOpInterface> &candidates = kept[functionFingerprint(fn)];
+  for (FunctionOpInterface k : candidates)
+    if (areEquivalentFunctions(k, fn))
+      return k;
+  candidates.push_back(fn);
+  return nullptr;
+}

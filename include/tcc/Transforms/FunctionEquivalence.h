@@ -10,7 +10,9 @@
 #define TCC_TRANSFORMS_FUNCTIONEQUIVALENCE_H
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace mlir::tcc {
 
@@ -21,6 +23,18 @@ llvm::hash_code functionFingerprint(FunctionOpInterface fn);
 /// Whether `a` and `b` are the same function under different names: equal
 /// types, attributes (the symbol name aside) and bodies (locations aside).
 bool areEquivalentFunctions(FunctionOpInterface a, FunctionOpInterface b);
+
+/// Functions kept, one of each set of equivalent ones (fingerprints first,
+/// bodies compared only within a fingerprint).
+class EquivalentFunctions {
+public:
+  /// The kept function equivalent to `fn`, or null after keeping `fn`.
+  FunctionOpInterface findOrKeep(FunctionOpInterface fn);
+
+private:
+  llvm::DenseMap<llvm::hash_code, llvm::SmallVector<FunctionOpInterface>>
+      kept;
+};
 
 } // namespace mlir::tcc
 

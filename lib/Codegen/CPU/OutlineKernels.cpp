@@ -149,20 +149,11 @@ struct OutlineKernelsPass
   /// Keeps one function of each set of equivalent ones; the calls of the
   /// others call it.
   void deduplicate(ModuleOp module, ArrayRef<func::FuncOp> functions) {
-    DenseMap<llvm::hash_code, SmallVector<func::FuncOp>> kept;
+    tcc::EquivalentFunctions kept;
     DenseMap<StringAttr, FlatSymbolRefAttr> renamed;
-    for (func::FuncOp fn : functions) {
-      SmallVector<func::FuncOp> &candidates =
-          kept[tcc::functionFingerprint(fn)];
-      auto same = llvm::find_if(candidates, [&](func::FuncOp k) {
-        return tcc::areEquivalentFunctions(k, fn);
-      });
-      if (same == candidates.end()) {
-        candidates.push_back(fn);
-        continue;
-      }
-      renamed[fn.getSymNameAttr()] = FlatSymbolRefAttr::get(*same);
-    }
+    for (func::FuncOp fn : functions)
+      if (FunctionOpInterface same = kept.findOrKeep(fn))
+        renamed[fn.getSymNameAttr()] = FlatSymbolRefAttr::get(same);
     if (renamed.empty())
       return;
     module.walk([&](func::CallOp call) {

@@ -26,23 +26,16 @@ struct DeduplicateKernelsPass
     // Per gpu.module: duplicate kernel name -> the kernel kept.
     DenseMap<StringAttr, DenseMap<StringAttr, StringAttr>> replaced;
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
-      DenseMap<llvm::hash_code, SmallVector<gpu::GPUFuncOp>> kept;
+      tcc::EquivalentFunctions kept;
       auto &renames = replaced[gpuModule.getNameAttr()];
       for (auto kernel :
            llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
         if (!kernel.isKernel())
           continue;
-        SmallVector<gpu::GPUFuncOp> &candidates =
-            kept[tcc::functionFingerprint(kernel)];
-        auto same = llvm::find_if(candidates, [&](gpu::GPUFuncOp k) {
-          return tcc::areEquivalentFunctions(k, kernel);
-        });
-        if (same == candidates.end()) {
-          candidates.push_back(kernel);
-          continue;
+        if (FunctionOpInterface same = kept.findOrKeep(kernel)) {
+          renames[kernel.getNameAttr()] = same.getNameAttr();
+          kernel.erase();
         }
-        renames[kernel.getNameAttr()] = same->getNameAttr();
-        kernel.erase();
       }
     }
     module.walk([&](gpu::LaunchFuncOp launch) {
