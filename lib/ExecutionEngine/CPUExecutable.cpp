@@ -201,12 +201,27 @@ std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
 
 llvm::Error CPUExecutable::invokePacked(StringRef name,
                                         MutableArrayRef<void *> args) {
-  if (engine)
-    return engine->invokePacked(name, args);
-  auto address = cachedJit->lookup(("_mlir_" + name).str());
-  if (!address)
-    return address.takeError();
-  address->toPtr<void (*)(void **)>()(args.data());
+  PackedFn fn = nullptr;
+  {
+    // The first lookup generates the machine code (under the lock, so
+    // concurrent first calls wait for one compile).
+    std::lock_guard<std::mutex> lock(packedEntriesMutex);
+    auto it = packedEntries.find(name);
+    if (it != packedEntries.end()) {
+      fn = it->second;
+    } else if (engine) {
+      auto found = engine->lookupPacked(name);
+      if (!found)
+        return found.takeError();
+      fn = packedEntries[name] = *found;
+    } else {
+      auto address = cachedJit->lookup(("_mlir_" + name).str());
+      if (!address)
+        return address.takeError();
+      fn = packedEntries[name] = address->toPtr<PackedFn>();
+    }
+  }
+  fn(args.data());
   return llvm::Error::success();
 }
 

@@ -363,12 +363,14 @@ def make_backend(*, target: str = "cpu",
     # Backward graphs (grad enabled) run eagerly: tcc is an inference
     # compiler and has no lowering for the *_backward ops.
     # nn.GRU / nn.RNN as one op each, not unrolled (tcc/recurrences.py).
-    from .recurrences import install
+    from .recurrences import TCC_BACKEND_ATTR, install
     install()
-    return aot_autograd(fw_compiler=fw_compiler,
-                        bw_compiler=lambda gm, example_inputs:
-                        make_boxed_func(gm.forward),
-                        decompositions=DECOMPOSITIONS)
+    backend = aot_autograd(fw_compiler=fw_compiler,
+                           bw_compiler=lambda gm, example_inputs:
+                           make_boxed_func(gm.forward),
+                           decompositions=DECOMPOSITIONS)
+    setattr(backend, TCC_BACKEND_ATTR, True)
+    return backend
 
 
 class _LazyBackend:
@@ -383,6 +385,7 @@ class _LazyBackend:
         return self._backend(gm, example_inputs, **kwargs)
 
     __name__ = "tcc"
+    _tcc_backend = True  # recurrences.TCC_BACKEND_ATTR
 
 
 dynamo_backend = _LazyBackend()

@@ -320,6 +320,57 @@ def test_gru_and_rnn_with_a_dynamic_sequence(cell, kw):
         torch._dynamo.config.allow_rnn = old
 
 
+@pytest.mark.parametrize("batch_first,bidirectional",
+                         [(False, False), (True, False), (True, True)])
+def test_recurrence_custom_op_fake_matches_eager(batch_first, bidirectional):
+    """tcc::gru / tcc::rnn_tanh: the fake kernel's shapes and strides are
+    the real kernel's (Inductor checks the strides of an opaque op)."""
+    import tcc.recurrences  # noqa: F401  (defines the ops)
+    x = torch.randn(3, 5, 4)
+    dirs = 2 if bidirectional else 1
+    for name, gates in (("gru", 3), ("rnn_tanh", 1)):
+        params = []
+        for _ in range(dirs):
+            params += [torch.randn(gates * 6, 4), torch.randn(gates * 6, 6),
+                       torch.randn(gates * 6), torch.randn(gates * 6)]
+        hx = torch.randn(dirs, 5 if not batch_first else 3, 6)
+        op = getattr(torch.ops.tcc, name)
+        torch.library.opcheck(op, (x, hx, params, True, 1, 0.0, False,
+                                   bidirectional, batch_first))
+
+
+def test_recurrences_stay_pytorchs_for_other_backends():
+    """A tcc backend in the process changes nothing for another compiler:
+    it traces nn.GRU as PyTorch decomposes it, not as tcc::gru."""
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.aot_autograd import make_boxed_func
+    old = torch._dynamo.config.allow_rnn
+    torch._dynamo.config.allow_rnn = True
+    seen = []
+
+    def record(gm, example_inputs):
+        seen.extend(str(n.target) for n in gm.graph.nodes
+                    if n.op == "call_function")
+        return make_boxed_func(gm.forward)
+    try:
+        gru = torch.nn.GRU(4, 6, batch_first=True).eval()
+        x = torch.randn(2, 5, 4)
+        with torch.no_grad():
+            want = gru(x)[0]
+            torch._dynamo.reset()
+            got_tcc = torch.compile(gru, backend=tcc.make_backend())(x)[0]
+            torch._dynamo.reset()
+            other = torch.compile(gru, backend=aot_autograd(fw_compiler=record))
+            got_other = other(x)[0]
+        torch.testing.assert_close(got_tcc, want, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(got_other, want, rtol=1e-4, atol=1e-5)
+        assert seen and not any("tcc" in t for t in seen), seen
+        assert any("addmm" in t or "mm" in t for t in seen), seen
+    finally:
+        torch._dynamo.config.allow_rnn = old
+        torch._dynamo.reset()
+
+
 def test_scatter_index_out_of_range_is_an_error():
     # In a subprocess: a failing check in compiled code aborts the process
     # today (issue 35).

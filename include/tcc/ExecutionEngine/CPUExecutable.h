@@ -13,6 +13,7 @@
 #include "tcc/Runtime/HostTensor.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -117,6 +118,11 @@ private:
   /// The code: compiled here (engine) or loaded from the cache.
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<llvm::orc::LLJIT> cachedJit;
+  /// Packed wrappers already looked up: a JIT lookup goes through ORC's
+  /// session (locks, a condition variable) and cost about 2 ms a call.
+  using PackedFn = void (*)(void **);
+  llvm::StringMap<PackedFn> packedEntries;
+  std::mutex packedEntriesMutex;
   std::atomic<double> lastCompiledSeconds{0};
   std::vector<FunctionSignature> signatures;
   /// Compiled with CPUPipelineOptions::workspace: calls share `workspace`
