@@ -12,6 +12,7 @@
 
 #include "tcc/AOT/LibraryWriter.h"
 #include "tcc/Pipelines/CompileCache.h"
+#include "tcc/Runtime/ParallelRegions.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Dialect/TCC/IR/TCCAttrs.h"
 #include "tcc/Target/Target.h"
@@ -238,6 +239,14 @@ LogicalResult emitObject(ModuleOp lowered, TargetAttr target, StringRef path,
   usesOpenMP = llvm::any_of(module->functions(), [](llvm::Function &f) {
     return f.getName().starts_with("__kmpc_");
   });
+  // Parallel regions on the process's GNU OpenMP pool
+  // (Runtime/ParallelRegions.h).
+  int count;
+  const ::tcc::runtime::ParallelRegionEntry *entries =
+      ::tcc::runtime::parallelRegionEntries(count);
+  for (int i = 0; i < count; ++i)
+    if (llvm::Function *f = module->getFunction(entries[i].kmpcName))
+      f->setName(entries[i].tccName);
 
   // A cuda target's host code only sets up descriptors and calls the
   // runtime (the kernels are compiled apart): IR and codegen without

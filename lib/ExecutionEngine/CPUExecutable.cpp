@@ -11,6 +11,7 @@
 #include "tcc/Runtime/CachingAllocator.h"
 #include "tcc/Runtime/HostLibrary.h"
 #include "tcc/Runtime/MLIRTypes.h"
+#include "tcc/Runtime/ParallelRegions.h"
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Target/Target.h"
 #include "tcc/Pipelines/CompileCache.h"
@@ -68,7 +69,7 @@ namespace {
 std::vector<std::pair<const char *, llvm::orc::ExecutorAddr>>
 runtimeSymbols() {
   using namespace ::tcc::runtime;
-  return {
+  std::vector<std::pair<const char *, llvm::orc::ExecutorAddr>> symbols = {
       {"malloc", llvm::orc::ExecutorAddr::fromPtr(&tccMalloc)},
       {"free", llvm::orc::ExecutorAddr::fromPtr(&tccFree)},
       {"calloc", llvm::orc::ExecutorAddr::fromPtr(&tccCalloc)},
@@ -81,10 +82,19 @@ runtimeSymbols() {
       {"tccHostGemm", llvm::orc::ExecutorAddr::fromPtr(&tccHostGemm)},
 #endif
   };
+  // Parallel regions on the process's GNU OpenMP pool
+  // (Runtime/ParallelRegions.h), not libomp's own.
+  int count;
+  const ParallelRegionEntry *entries = parallelRegionEntries(count);
+  for (int i = 0; i < count; ++i)
+    symbols.push_back({entries[i].kmpcName,
+                       llvm::orc::ExecutorAddr::fromPtr(entries[i].address)});
+  return symbols;
 }
 
 /// memref.copy of strided views calls memrefCopy from MLIR's C runner
-/// utilities; parallel tile loops call the OpenMP runtime (libomp).
+/// utilities; libomp comes in for the parallel regions' GOMP_parallel
+/// where the process has no GNU OpenMP yet.
 SmallVector<StringRef, 2> runtimeLibraries(bool parallel) {
   SmallVector<StringRef, 2> libs = {TCC_C_RUNNER_UTILS_PATH};
   if (parallel)

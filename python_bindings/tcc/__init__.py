@@ -13,16 +13,12 @@ docs/python.md.
 """
 from __future__ import annotations
 
-import os as _os
-
-# Compiled code runs on LLVM's OpenMP runtime (libomp), whose idle workers
-# spin for 200 ms after each parallel region by default. In a process with
-# PyTorch's own OpenMP pool (GNU's) both pools share the cores, and the
-# spinning starves PyTorch's threads (2-50x slower on 2 cores): idle tcc
-# workers sleep at once instead. Read when libomp starts its pool (the
-# first parallel call), so setting it here is in time; a value the user
-# set wins.
-_os.environ.setdefault("KMP_BLOCKTIME", "0")
+# Compiled parallel loops run on the process's GNU OpenMP pool where
+# PyTorch (imported first) brought one, the pool PyTorch and oneDNN use,
+# else on libomp's, which serves oneDNN's calls too: one pool either way
+# (lib/Runtime/ParallelRegions.cpp). Its threads keep spinning a while
+# between regions (KMP_BLOCKTIME, OMP_WAIT_POLICY): forking a team of
+# sleeping threads costs about 0.2 ms a region on a small VM.
 
 from ._api import (Executable, Library, Module, TCCError, cache_info,
                    clear_cache, compile, context, import_onnx, load_library,
