@@ -16,6 +16,7 @@
 #include "tcc-c/Import.h"
 #include "tcc-c/Pipelines.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -145,8 +146,58 @@ public:
     return ok;
   }
 
+  /// Binds arguments of `function` to the arrays' bytes (tccFreezeArguments);
+  /// false with the diagnostics in the context.
+  bool freezeArguments(const std::string &function,
+                       const std::vector<intptr_t> &indices,
+                       const std::vector<nb::ndarray<nb::ro, nb::c_contig,
+                                                     nb::device::cpu>> &values) {
+    if (indices.size() != values.size())
+      return false;
+    std::vector<const void *> data;
+    std::vector<intptr_t> bytes;
+    std::vector<MlirType> types;
+    for (const auto &v : values) {
+      data.push_back(v.data());
+      bytes.push_back(static_cast<intptr_t>(v.nbytes()));
+      types.push_back(elementTypeOf(v.dtype()));
+    }
+    return mlirLogicalResultIsSuccess(tccFreezeArguments(
+        module, ref(function), static_cast<intptr_t>(indices.size()),
+        indices.data(), data.data(), bytes.data(), types.data()));
+  }
+
   std::shared_ptr<Context> context;
   MlirModule module;
+
+private:
+  /// The MLIR element type of an array's dtype as tcc's tensors spell it
+  /// (unsigned integers as ui8 ..., bool as i1); a null type for one tcc
+  /// has not (the freeze then checks only the byte count).
+  MlirType elementTypeOf(nb::dlpack::dtype dt) const {
+    using Code = nb::dlpack::dtype_code;
+    MlirContext ctx = context->get();
+    auto code = static_cast<Code>(dt.code);
+    if (dt.lanes != 1)
+      return MlirType{nullptr};
+    switch (code) {
+    case Code::Float:
+      return dt.bits == 32   ? mlirF32TypeGet(ctx)
+             : dt.bits == 64 ? mlirF64TypeGet(ctx)
+             : dt.bits == 16 ? mlirF16TypeGet(ctx)
+                             : MlirType{nullptr};
+    case Code::Bfloat:
+      return dt.bits == 16 ? mlirBF16TypeGet(ctx) : MlirType{nullptr};
+    case Code::Bool:
+      return mlirIntegerTypeGet(ctx, 1);
+    case Code::Int:
+      return mlirIntegerTypeGet(ctx, dt.bits);
+    case Code::UInt:
+      return mlirIntegerTypeUnsignedGet(ctx, dt.bits);
+    default:
+      return MlirType{nullptr};
+    }
+  }
 };
 
 /// The tcc dtype of an ndarray's element type, or -1.
@@ -299,6 +350,11 @@ NB_MODULE(_tcc, m) {
       .def("__str__", &Module::str)
       .def("clone", &Module::clone)
       .def("verify", &Module::verify)
+      .def("freeze_arguments", &Module::freezeArguments,
+           nb::arg("function"), nb::arg("indices"), nb::arg("values"),
+           "Binds the arguments at `indices` to the arrays' bytes "
+           "(constants; they leave the signature); False on failure "
+           "(diagnostics in the context).")
       .def_prop_ro("context",
                    [](const Module &m) { return m.context; })
       .def(

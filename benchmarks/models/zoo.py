@@ -145,14 +145,38 @@ def run_compile(name, built, calls, peers, rtol) -> Result:
             r.status = "mismatch"
         r.tcc_ms = median_ms(lambda: compiled(*inputs), calls)
         if peers:
-            torch._dynamo.reset()
-            ind = torch.compile(m)
-            _mark(inputs, built.dynamic)
-            ind(*inputs)
-            r.peer_ms = median_ms(lambda: ind(*inputs), calls)
+            _time_inductor(r, m, inputs, built.dynamic, calls)
         else:
             r.peer_ms = median_ms(lambda: m(*inputs), max(3, calls // 3))
     return r
+
+
+def _time_inductor(r, m, inputs, dynamic, calls):
+    """Inductor with the same dynamic dims; where it cannot compile them
+    (a GRU's sequence length, say), with static shapes, and the row says
+    so. A peer's failure is the peer's, not tcc's: the row stays."""
+    def attempt(args, dims):
+        torch._dynamo.reset()
+        ind = torch.compile(m)
+        _mark(args, dims)
+        ind(*args)
+        return median_ms(lambda: ind(*args), calls)
+    try:
+        r.peer_ms = attempt(inputs, dynamic)
+        return
+    except Exception as e:  # noqa: BLE001 - any compile failure of the peer
+        if not dynamic:
+            r.detail += f", inductor failed: {type(e).__name__}"
+            return
+        why = type(e).__name__
+    # mark_dynamic sticks to the tensors: fresh copies are static.
+    fresh = [x.clone() if isinstance(x, torch.Tensor) else x
+             for x in inputs]
+    try:
+        r.peer_ms = attempt(fresh, {})
+        r.detail += f", inductor static shapes ({why} when dynamic)"
+    except Exception as e:  # noqa: BLE001
+        r.detail += f", inductor failed: {type(e).__name__}"
 
 
 class _Quiet:

@@ -1,4 +1,4 @@
-/*===- tcc-c/Import.h - the ONNX importer for the C API ------------*- C -*-===*/
+/*===- tcc-c/Import.h - importers and frozen weights for the C API -*- C -*-===*/
 #ifndef TCC_C_IMPORT_H
 #define TCC_C_IMPORT_H
 
@@ -21,6 +21,21 @@ MLIR_CAPI_EXPORTED MlirModule tccImportONNX(MlirContext context,
                                             MlirStringRef source,
                                             MlirStringRef functionName,
                                             bool weightsAsArguments);
+
+/// Binds arguments of `functionName` to values (tcc/Transforms/
+/// FreezeArguments.h): argument `argIndices[i]` becomes a constant holding
+/// a copy of the `numBytes[i]` bytes at `data[i]` (row-major, the
+/// argument's static type, little-endian, one byte per i1) and leaves the
+/// signature. `elementTypes` (or NULL) gives each value's element type,
+/// checked against the argument's. What the torch.compile backend does
+/// with a model's parameters. A failure (no such function, an index out of
+/// range or repeated, a dynamic shape, a wrong element type or byte count)
+/// emits diagnostics to the context's handlers and changes nothing.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tccFreezeArguments(MlirModule module, MlirStringRef functionName,
+                   intptr_t count, const intptr_t *argIndices,
+                   const void *const *data, const intptr_t *numBytes,
+                   const MlirType *elementTypes);
 
 #ifdef __cplusplus
 }

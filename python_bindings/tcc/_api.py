@@ -77,6 +77,28 @@ class Module:
         self._handle.context.take_diagnostics()
         return ok
 
+    def freeze_arguments(self, function: str, values: dict) -> None:
+        """Binds arguments of `function` to values for compiling: argument
+        i becomes a constant holding values[i] (a numpy array or CPU
+        tensor of the argument's static shape and element type) and leaves
+        the signature; the other arguments keep their order. Weights
+        passed as arguments get what constant weights get (prepacking,
+        batch norms folded into convolutions)."""
+        indices = sorted(values)
+        arrays = [_contiguous(values[i]) for i in indices]
+        ctx = self._handle.context
+        ctx.take_diagnostics()
+        if not self._handle.freeze_arguments(function, indices, arrays):
+            raise _fail(ctx, f"cannot freeze arguments {indices} of "
+                        f"'{function}'")
+
+
+def _contiguous(x):
+    """A C-contiguous CPU array or tensor with x's elements."""
+    if hasattr(x, "detach"):  # a torch tensor: DLPack carries bf16 and bool
+        return x.detach().cpu().contiguous()
+    return np.ascontiguousarray(x)
+
 
 def parse(text: str) -> Module:
     """Parses MLIR text (tcc's dialects and MLIR's)."""

@@ -42,6 +42,7 @@ class GraphRecord:
     symbols: dict = field(default_factory=dict)
     mlir: str = ""
     eager_ops: list = field(default_factory=list)  # ops left in PyTorch
+    frozen: int = 0               # parameters and buffers bound as constants
 
 
 #: One record per graph the backend was given, in order.
@@ -82,24 +83,26 @@ def _compile(imported, target, options, library_dir):
 
 
 def _compile_graph(gm, example_inputs, options, fallback: bool, name: str,
-                   target: str = "cpu", library_dir=None):
+                   target: str = "cpu", library_dir=None,
+                   frozen: frozenset = frozenset()):
     """A boxed callable for AOTAutograd (it takes the argument list, so
     AOTAutograd can drop its references early). A graph with nodes tcc
     cannot take is partitioned (with fallback): its supported subgraphs run
-    in tcc, the rest in PyTorch between them."""
+    in tcc, the rest in PyTorch between them. `frozen`: the positions of
+    the inputs bound as constants (parameters and buffers in inference)."""
     from torch._functorch.aot_autograd import make_boxed_func
     from .fx_importer import UnsupportedGraph
 
     try:
         run, record = _compile_whole(gm, example_inputs, options, name,
-                                     target, library_dir)
+                                     target, library_dir, frozen, fallback)
     except _CompileFailure as e:
         if not fallback:
             raise e.error
         stats.append(e.record)
         if isinstance(e.error, UnsupportedGraph):
             run = _compile_partitioned(gm, e.error, e.record, options, name,
-                                       target, library_dir)
+                                       target, library_dir, frozen)
             return make_boxed_func(run)
         warnings.warn(f"tcc: graph {name} runs in eager PyTorch: tcc could "
                       f"not compile it: {e.error}", TCCFallbackWarning,
@@ -115,9 +118,12 @@ class _CompileFailure(Exception):
         self.error, self.record = error, record
 
 
-def _compile_whole(gm, example_inputs, options, name, target, library_dir):
+def _compile_whole(gm, example_inputs, options, name, target, library_dir,
+                   frozen=frozenset(), fallback=True):
     """(runner, record) for a graph tcc takes whole; raises _CompileFailure
-    carrying the UnsupportedGraph or TCCError and a fallback record."""
+    carrying the UnsupportedGraph or TCCError and a fallback record. With
+    frozen inputs, the graph is compiled at its first call, for the values
+    it is called with (_FrozenGraph)."""
     import torch
     from . import _api
     from .fx_importer import UnsupportedGraph, import_graph
@@ -130,6 +136,16 @@ def _compile_whole(gm, example_inputs, options, name, target, library_dir):
             name, "fallback", str(e), time.perf_counter() - start,
             eager_ops=sorted({op for op, _ in e.ops}))) from None
     imported_at = time.perf_counter()
+
+    frozen_args = [k for k, pos in enumerate(imported.tensor_inputs)
+                   if pos in frozen]
+    if frozen_args:
+        record = GraphRecord(name, "compiled", "", imported_at - start,
+                             symbols=dict(imported.symbols),
+                             mlir=imported.mlir, frozen=len(frozen_args))
+        graph = _FrozenGraph(imported, frozen_args, gm, record, target,
+                             options, library_dir, fallback)
+        return graph, record
 
     key = (imported.mlir, target, _api._options_string(options))
     with _lock:
@@ -151,6 +167,107 @@ def _compile_whole(gm, example_inputs, options, name, target, library_dir):
     return _make_runner(exe, imported, torch), record
 
 
+class _FrozenGraph:
+    """A graph whose parameters and buffers are constants (as Inductor's
+    freezing makes them): compiled at the first call, for the tensors that
+    call passes, so that convolutions and linears get prepacked weights and
+    batch norms fold into them. A later call whose frozen tensors are other
+    tensors, or were written in place (their version counter moved) or
+    given new storage, compiles again for the new values (the compile cache
+    keeps both)."""
+
+    def __init__(self, imported, frozen_args, gm, record, target, options,
+                 library_dir, fallback):
+        self.imported, self.gm, self.record = imported, gm, record
+        self.target, self.options = target, options
+        self.library_dir, self.fallback = library_dir, fallback
+        self.frozen_args = frozen_args
+        inputs = imported.tensor_inputs
+        self.frozen_positions = [inputs[k] for k in frozen_args]
+        self.live_inputs = [p for k, p in enumerate(inputs)
+                            if k not in set(frozen_args)]
+        self.run = None
+        self.bound: list = []   # (tensor, version, data_ptr) per frozen input
+
+    def _current(self, args) -> bool:
+        for pos, (ref, version, ptr) in zip(self.frozen_positions,
+                                            self.bound):
+            a = args[pos]
+            if ref() is not a or a._version != version or a.data_ptr() != ptr:
+                return False
+        return True
+
+    def _bind(self, args):
+        # Weak references: the compiled graph must not keep a deleted
+        # model's weights alive.
+        self.bound = [(weakref.ref(args[p]), args[p]._version,
+                       args[p].data_ptr()) for p in self.frozen_positions]
+
+    def _build(self, args):
+        import torch
+        from . import _api
+        tensors = [args[p].detach() for p in self.frozen_positions]
+        for pos, t in zip(self.frozen_positions, tensors):
+            if t.device.type != "cpu" and self.target == "cpu":
+                raise _api.TCCError(f"input {pos} is on {t.device}: the cpu "
+                                    "target takes CPU tensors")
+        start = time.perf_counter()
+        module = _api.parse(self.imported.mlir)
+        module.freeze_arguments(
+            self.imported.func_name,
+            dict(zip(self.frozen_args, (t.cpu() for t in tensors))))
+        exe = _compile_module(module, self.imported.mlir, self.target,
+                              self.options, self.library_dir, tensors)
+        self.record.compile_seconds += time.perf_counter() - start
+        self.run = _make_runner(exe, self.imported, torch, self.live_inputs)
+        self._bind(args)
+
+    def __call__(self, *args):
+        if self.run is None or not self._current(args):
+            if self.run is not None:
+                log.info("tcc: graph %s: a frozen parameter changed; "
+                         "compiling again", self.record.name)
+            try:
+                self._build(args)
+            except Exception as e:  # noqa: BLE001 - TCCError and bad inputs
+                if not self.fallback:
+                    raise
+                self.record.status, self.record.reason = "fallback", str(e)
+                warnings.warn(f"tcc: graph {self.record.name} runs in eager "
+                              f"PyTorch: tcc could not compile it: {e}",
+                              TCCFallbackWarning, stacklevel=2)
+                self.run = self.gm.forward
+                self._bind(args)
+        return self.run(*args)
+
+
+def _weights_digest(tensors) -> str:
+    """A hash of the frozen tensors' bytes: part of a library's name."""
+    import torch
+    h = hashlib.sha256()
+    for t in tensors:
+        t = t.detach().cpu().contiguous()
+        h.update(str((tuple(t.shape), t.dtype)).encode())
+        h.update(t.reshape(-1).view(torch.uint8).numpy().data)
+    return h.hexdigest()[:24]
+
+
+def _compile_module(module, mlir, target, options, library_dir, tensors):
+    """_compile for a module with frozen weights (`mlir`: its text before
+    they were bound)."""
+    from . import _api
+    if library_dir is None:
+        return _api.compile(module, target=target, options=options)
+    key = library_key(mlir + "\0frozen " + _weights_digest(tensors), target,
+                      options)
+    path = Path(library_dir) / f"lib{key}.so"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _api.build_library(module, target=target, options=options,
+                           output=path)
+    return _api.load_library(path)
+
+
 # Ops that move or view data and compute nothing: a partition of only these
 # stays in PyTorch (a tcc call for a view costs more than the view).
 _VIEW_OPS = {
@@ -169,7 +286,7 @@ def _op_name(node) -> str:
 
 
 def _compile_partitioned(gm, unsupported_error, record, options, name,
-                         target, library_dir):
+                         target, library_dir, frozen=frozenset()):
     """Partitions gm around the nodes tcc cannot take
     (torch.fx's CapabilityBasedPartitioner), compiles every partition that
     computes something in tcc and leaves the rest to PyTorch. A partition
@@ -208,15 +325,24 @@ def _compile_partitioned(gm, unsupported_error, record, options, name,
         parent = fuse_by_partitions(parent, [p.nodes for p in partitions],
                                     prefix="tcc_", always_return_tuple=True)
         subs, retry = [], False
+        # A partition's input is frozen where it is a frozen input of gm.
+        position = {n.name: i for i, n in enumerate(
+            parent.graph.find_nodes(op="placeholder"))}
+        calls = {n.target: n for n in parent.graph.nodes
+                 if n.op == "call_module"}
         for child_name, child in parent.named_children():
             if not child_name.startswith("tcc_"):
                 continue
             args = [n.meta.get("val") for n in child.graph.nodes
                     if n.op == "placeholder"]
+            child_frozen = frozenset(
+                i for i, a in enumerate(calls[child_name].args)
+                if isinstance(a, torch.fx.Node) and a.op == "placeholder"
+                and position.get(a.name) in frozen)
             try:
                 run, sub_record = _compile_whole(
                     child, args, options, f"{name}.{child_name}", target,
-                    library_dir)
+                    library_dir, child_frozen)
             except _CompileFailure as e:
                 if isinstance(e.error, UnsupportedGraph):
                     before = len(reasons)
@@ -270,11 +396,14 @@ def _partition_module(run):
     return TCCPartition()
 
 
-def _make_runner(exe, imported, torch) -> Callable:
+def _make_runner(exe, imported, torch, tensor_inputs=None) -> Callable:
+    """Calls exe's function on the runtime args at `tensor_inputs` (the
+    imported graph's, less any frozen ones)."""
     from ._api import Library, TCCError
 
     func = imported.func_name
-    tensor_inputs = list(imported.tensor_inputs)
+    tensor_inputs = list(imported.tensor_inputs if tensor_inputs is None
+                         else tensor_inputs)
 
     bf16 = [dt == torch.bfloat16 for dt in imported.dtypes]
 
@@ -327,10 +456,34 @@ def _make_runner(exe, imported, torch) -> Callable:
     return run
 
 
+def _frozen_inputs(example_inputs) -> frozenset:
+    """The positions of the forward graph's parameters and buffers that the
+    graph does not write or return (AOTAutograd's static inputs, less the
+    mutated and aliased ones, as Inductor's freezing picks them)."""
+    import torch
+    from torch._functorch._aot_autograd.input_output_analysis import (
+        INPUT_ALIAS_TYPES)
+    from torch._functorch.aot_autograd import MutationType
+    ctx = torch._guards.TracingContext.try_get()
+    meta = ctx.fw_metadata if ctx is not None else None
+    if meta is None:
+        return frozenset()
+    kept = {i for i, m in enumerate(meta.input_info)
+            if m.mutation_type in (MutationType.MUTATED_IN_GRAPH,
+                                   MutationType.MUTATED_OUT_GRAPH)}
+    kept |= {o.base_idx for o in meta.output_info
+             if o.base_idx is not None and o.output_type in INPUT_ALIAS_TYPES}
+    return frozenset(
+        i for i in meta.static_input_indices
+        if i not in kept and i < len(example_inputs)
+        and isinstance(example_inputs[i], torch.Tensor))
+
+
 def make_backend(*, target: str = "cpu",
                  options: dict[str, Any] | str | None = None,
                  fallback: bool = True,
-                 library_dir: str | Path | None = None) -> Callable:
+                 library_dir: str | Path | None = None,
+                 freeze: bool | None = None) -> Callable:
     """A torch.compile backend.
 
     target="cpu" JIT-compiles each graph with the cpu pipeline (`options`
@@ -346,29 +499,50 @@ def make_backend(*, target: str = "cpu",
     library_key (the graph's tcc IR, target and options); a graph whose
     library is already there is loaded without compiling. Libraries built
     where tcc is serve a machine that has none (a GPU machine
-    without MLIR), and a later process starts without compiling."""
+    without MLIR), and a later process starts without compiling.
+
+    freeze: parameters and buffers become constants of the compiled code
+    (prepacked weights, batch norms folded into convolutions), bound at
+    the graph's first call; a later call with a parameter written in place
+    or replaced compiles again. None (the default) freezes graphs traced
+    without grad (torch.no_grad, torch.inference_mode), the inference
+    case; False passes them as arguments on every call."""
     if target not in ("cpu", "cuda"):
         raise ValueError(f"unknown target '{target}' (expected cpu or cuda)")
     from torch._dynamo.backends.common import aot_autograd
     from torch._functorch.aot_autograd import make_boxed_func
     from .fx_importer import DECOMPOSITIONS
 
+    import torch
     counter = [0]
+    freezing = threading.local()
 
     def fw_compiler(gm, example_inputs):
         counter[0] += 1
+        frozen = (_frozen_inputs(example_inputs)
+                  if getattr(freezing, "on", False) else frozenset())
         return _compile_graph(gm, example_inputs, options, fallback,
-                              f"#{counter[0]}", target, library_dir)
+                              f"#{counter[0]}", target, library_dir, frozen)
 
     # Backward graphs (grad enabled) run eagerly: tcc is an inference
     # compiler and has no lowering for the *_backward ops.
     # nn.GRU / nn.RNN as one op each, not unrolled (tcc/recurrences.py).
     from .recurrences import TCC_BACKEND_ATTR, install
     install()
-    backend = aot_autograd(fw_compiler=fw_compiler,
-                           bw_compiler=lambda gm, example_inputs:
-                           make_boxed_func(gm.forward),
-                           decompositions=DECOMPOSITIONS)
+    aot = aot_autograd(fw_compiler=fw_compiler,
+                       bw_compiler=lambda gm, example_inputs:
+                       make_boxed_func(gm.forward),
+                       decompositions=DECOMPOSITIONS)
+
+    def backend(gm, example_inputs, **kwargs):
+        # Grad mode as the caller traced (AOTAutograd changes it inside).
+        freezing.on = (not torch.is_grad_enabled() if freeze is None
+                       else freeze)
+        try:
+            return aot(gm, example_inputs, **kwargs)
+        finally:
+            freezing.on = False
+
     setattr(backend, TCC_BACKEND_ATTR, True)
     return backend
 

@@ -220,7 +220,7 @@ def test_library_dir_serves_later_processes(tmp_path):
     model = RobotPolicy().eval()
     x = torch.randn(6, 256)
     torch._dynamo.mark_dynamic(x, 0)
-    backend = tcc.make_backend(library_dir=tmp_path)
+    backend = tcc.make_backend(library_dir=tmp_path, freeze=False)
     with torch.no_grad():
         for g, e in zip(torch.compile(model, backend=backend)(x), model(x)):
             torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
@@ -234,8 +234,131 @@ def test_library_dir_serves_later_processes(tmp_path):
     torch._dynamo.mark_dynamic(y, 0)
     with torch.no_grad():
         got = torch.compile(model, backend=tcc.make_backend(
-            library_dir=tmp_path))(y)
+            library_dir=tmp_path, freeze=False))(y)
         for g, e in zip(got, model(y)):
             torch.testing.assert_close(g, e, atol=1e-4, rtol=1e-4)
     assert lib.stat().st_mtime_ns == built
     assert [r.status for r in tcc.dynamo.stats] == ["compiled"]
+
+
+class ConvBnNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.conv(x)))
+        return self.fc(y.mean(dim=(2, 3)))
+
+
+def conv_bn_net():
+    torch.manual_seed(0)
+    model = ConvBnNet().eval()
+    with torch.no_grad():  # statistics that are not the identity
+        model.bn.running_mean.uniform_(-0.5, 0.5)
+        model.bn.running_var.uniform_(0.5, 2.0)
+    return model
+
+
+def test_inference_freezes_parameters_and_buffers():
+    """Under no_grad the weights, the bias and the batch norm's statistics
+    are constants of the compiled code (the function takes x alone)."""
+    model = conv_bn_net()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    x = torch.randn(2, 3, 8, 8)
+    torch._dynamo.mark_dynamic(x, 0)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", tcc.dynamo.TCCFallbackWarning)
+        for n in (2, 5):
+            x = torch.randn(n, 3, 8, 8)
+            torch._dynamo.mark_dynamic(x, 0)
+            torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                       rtol=1e-5)
+    (record,) = tcc.dynamo.stats
+    assert record.status == "compiled" and record.compile_seconds > 0
+    # conv weight and bias, bn weight, bias, mean, var, fc weight and bias
+    assert record.frozen == 8
+
+
+def test_a_changed_frozen_parameter_compiles_again():
+    """Weights written in place (an optimizer step, load_state_dict) or
+    replaced give the new values' results, not the frozen ones."""
+    model = conv_bn_net()
+    compiled = torch.compile(model, backend=tcc.dynamo_backend)
+    x = torch.randn(3, 3, 8, 8)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        (record,) = tcc.dynamo.stats
+        first = record.compile_seconds
+        model.conv.weight.mul_(2.0)                  # in place
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        assert record.compile_seconds > first
+        second = record.compile_seconds
+        model.fc.weight.data = torch.randn(4, 8)     # new storage
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        assert record.compile_seconds > second
+        third = record.compile_seconds
+        compiled(x)                                  # unchanged: no compile
+        assert record.compile_seconds == third
+
+
+def test_freeze_false_and_grad_pass_weights_as_arguments():
+    model = conv_bn_net()
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        got = torch.compile(model, backend=tcc.make_backend(freeze=False))(x)
+    torch.testing.assert_close(got, model(x).detach(), atol=1e-5, rtol=1e-5)
+    assert [r.frozen for r in tcc.dynamo.stats] == [0]
+    torch._dynamo.reset()
+    tcc.dynamo.reset()
+    got = torch.compile(model, backend=tcc.dynamo_backend)(x)  # grad on
+    torch.testing.assert_close(got, model(x), atol=1e-5, rtol=1e-5)
+    assert [r.frozen for r in tcc.dynamo.stats] == [0]
+
+
+def test_frozen_partitions():
+    """A partitioned graph freezes the weights each partition reads."""
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(5, 5)
+            self.b = torch.nn.Linear(5, 5)
+
+        def forward(self, x):
+            y = self.a(x)
+            k = torch.kthvalue(y, 2, dim=1).values
+            return self.b(k.unsqueeze(1) * y)
+
+    model = Net().eval()
+    x = torch.randn(3, 5)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", tcc.dynamo.TCCFallbackWarning)
+        got = torch.compile(model, backend=tcc.dynamo_backend)(x)
+        torch.testing.assert_close(got, model(x), atol=1e-5, rtol=1e-5)
+    whole, *parts = tcc.dynamo.stats
+    assert whole.status == "partitioned"
+    assert [p.frozen for p in parts] == [2, 2]
+
+
+def test_freeze_arguments_errors():
+    import numpy as np
+    m = tcc.parse("""
+    func.func @f(%x: tensor<?x4xf32> {tcc.shape = #tcc.shape<[B, 4]>},
+                 %b: tensor<4xf32>) -> tensor<?x4xf32> {
+      %0 = tcc.add %x, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+      return %0 : tensor<?x4xf32>
+    }""")
+    with pytest.raises(tcc.TCCError, match="elements of 'f32', the value 'f64'"):
+        m.freeze_arguments("f", {1: np.zeros(4)})
+    with pytest.raises(tcc.TCCError, match="takes 16 bytes, the value has 20"):
+        m.freeze_arguments("f", {1: np.zeros(5, np.float32)})
+    with pytest.raises(tcc.TCCError, match="not a statically shaped"):
+        m.freeze_arguments("f", {0: np.zeros(4, np.float32)})
+    m.freeze_arguments("f", {1: np.arange(4, dtype=np.float32)})
+    y = tcc.compile(m)(np.ones((2, 4), np.float32))
+    np.testing.assert_array_equal(y, [[1, 2, 3, 4]] * 2)

@@ -6,6 +6,7 @@
  * capi.test with FileCheck.
  *
  *===----------------------------------------------------------------------===*/
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -207,6 +208,76 @@ int main(void) {
   printf("garbage imported: %d\n", !mlirModuleIsNull(imported));
   // CHECK: diagnostic:
   // CHECK: garbage imported: 0
+
+  /* Frozen weights: b bound to its values becomes a constant, the function
+     takes x alone and computes what it did with b passed. */
+  MlirModule frozen = mlirModuleCreateParse(ctx, str(kModule));
+  intptr_t index = 1, bytes = sizeof(b);
+  const void *data = b;
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirLogicalResult bound = tccFreezeArguments(
+      frozen, str("scale_relu"), 1, &index, &data, &bytes, &f32);
+  printf("frozen: %d\n", mlirLogicalResultIsSuccess(bound));
+  // CHECK: frozen: 1
+  mlirOperationPrint(mlirModuleGetOperation(frozen), print, NULL);
+  // CHECK: func.func @scale_relu(%arg0: tensor<?x4xf32> {tcc.shape = #tcc.shape<[B, 4]>}) -> tensor<?x4xf32>
+  // CHECK-NEXT: tcc.constant dense<[5.000000e-01, 5.000000e-01, -1.000000e+01, 1.000000e+01]> : tensor<4xf32>
+  in[0].shape[0] = 2;
+  TccCPUExecutable frozenExe =
+      tccCPUExecutableCreate(frozen, str(""), print, NULL);
+  if (tccCPUExecutableIsNull(frozenExe))
+    return 6;
+  code = tccCPUExecutableRun(frozenExe, str("scale_relu"), in, 1, out, 1,
+                             print, NULL);
+  printf("\nfrozen run: %d", code);
+  for (int i = 0; code == 0 && i < 8; ++i)
+    printf(" %g", ((float *)out[0].data)[i]);
+  printf("\n");
+  // CHECK: frozen run: 0 1.5 0 0 6 5.5 0 0 2
+  if (code == 0)
+    tccTensorRelease(&out[0]);
+  tccCPUExecutableDestroy(frozenExe);
+  mlirModuleDestroy(frozen);
+
+  /* What cannot be frozen: nothing changes, a diagnostic says why. */
+  MlirModule unfrozen = mlirModuleCreateParse(ctx, str(kModule));
+  intptr_t dynamicArg = 0, outOfRange = 2, shortBytes = 8;
+  printf("dynamic: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                              unfrozen, str("scale_relu"), 1, &dynamicArg,
+                              &data, &bytes, NULL)));
+  // CHECK: argument 0 cannot be frozen: it is not a statically shaped tensor
+  // CHECK: dynamic: 0
+  printf("out of range: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                                   unfrozen, str("scale_relu"), 1,
+                                   &outOfRange, &data, &bytes, NULL)));
+  // CHECK: cannot freeze argument 2: the function has 2
+  // CHECK: out of range: 0
+  printf("short: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                            unfrozen, str("scale_relu"), 1, &index, &data,
+                            &shortBytes, NULL)));
+  // CHECK: argument 1 takes 16 bytes, the value has 8
+  // CHECK: short: 0
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32);
+  printf("wrong type: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                                 unfrozen, str("scale_relu"), 1, &index,
+                                 &data, &bytes, &i32)));
+  // CHECK: argument 1 has elements of 'f32', the value 'i32'
+  // CHECK: wrong type: 0
+  intptr_t twice[2] = {1, 1}, twiceBytes[2] = {16, 16};
+  const void *twiceData[2] = {b, b};
+  printf("twice: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                            unfrozen, str("scale_relu"), 2, twice, twiceData,
+                            twiceBytes, NULL)));
+  // CHECK: argument 1 is frozen twice
+  // CHECK: twice: 0
+  printf("no function: %d\n", mlirLogicalResultIsSuccess(tccFreezeArguments(
+                                  unfrozen, str("nope"), 1, &index, &data,
+                                  &bytes, NULL)));
+  // CHECK: no function 'nope' to freeze arguments of
+  // CHECK: no function: 0
+  mlirOperationPrint(mlirModuleGetOperation(unfrozen), print, NULL);
+  // CHECK: func.func @scale_relu(%arg0: tensor<?x4xf32> {tcc.shape = #tcc.shape<[B, 4]>}, %arg1: tensor<4xf32>)
+  mlirModuleDestroy(unfrozen);
 
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
