@@ -61,6 +61,10 @@ class Result:
     compile_s: float | None = None
     detail: str = ""
     eager_ops: list = field(default_factory=list)
+    tcc_p99: float | None = None       # ms
+    peer_p99: float | None = None
+    first_s: float | None = None       # tcc: from nothing to the 1st result
+    peer_first_s: float | None = None  # the peer's (session / compile)
 
 
 def _flat(out):
@@ -88,7 +92,9 @@ def relative_error(got, want) -> float:
     return worst
 
 
-def median_ms(fn, calls) -> float:
+def timing_ms(fn, calls) -> tuple[float, float]:
+    """(median, p99) in ms over `calls` calls after two warm-up calls (with
+    few calls the p99 is the slowest)."""
     for _ in range(2):
         fn()
     times = []
@@ -96,7 +102,9 @@ def median_ms(fn, calls) -> float:
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
-    return 1e3 * statistics.median(times)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    return 1e3 * statistics.median(times), 1e3 * p99
 
 
 def _mark(inputs, dynamic):
@@ -105,7 +113,7 @@ def _mark(inputs, dynamic):
             torch._dynamo.mark_dynamic(inputs[i], d)
 
 
-def run_compile(name, built, calls, peers, rtol) -> Result:
+def run_compile(name, built, calls, peers, rtol, time_peer=True) -> Result:
     import tcc
     import tcc.dynamo
     r = Result(name, "compile", peer="inductor" if peers else "eager")
@@ -124,6 +132,7 @@ def run_compile(name, built, calls, peers, rtol) -> Result:
             warnings.simplefilter("ignore")
             got = _flat(compiled(*inputs))
         first = time.perf_counter() - start
+        r.first_s = first
         records = list(tcc.dynamo.stats)
         r.compile_s = sum(g.import_seconds + g.compile_seconds for g in records)
         r.detail = f"first call {first:.1f} s"
@@ -143,11 +152,14 @@ def run_compile(name, built, calls, peers, rtol) -> Result:
         r.error = relative_error(got, want)
         if r.error > rtol:
             r.status = "mismatch"
-        r.tcc_ms = median_ms(lambda: compiled(*inputs), calls)
-        if peers:
+        r.tcc_ms, r.tcc_p99 = timing_ms(lambda: compiled(*inputs), calls)
+        if not time_peer:
+            r.peer = ""
+        elif peers:
             _time_inductor(r, m, inputs, built.dynamic, calls)
         else:
-            r.peer_ms = median_ms(lambda: m(*inputs), max(3, calls // 3))
+            r.peer_ms, r.peer_p99 = timing_ms(lambda: m(*inputs),
+                                              max(3, calls // 3))
     return r
 
 
@@ -159,10 +171,12 @@ def _time_inductor(r, m, inputs, dynamic, calls):
         torch._dynamo.reset()
         ind = torch.compile(m)
         _mark(args, dims)
+        start = time.perf_counter()
         ind(*args)
-        return median_ms(lambda: ind(*args), calls)
+        r.peer_first_s = time.perf_counter() - start
+        return timing_ms(lambda: ind(*args), calls)
     try:
-        r.peer_ms = attempt(inputs, dynamic)
+        r.peer_ms, r.peer_p99 = attempt(inputs, dynamic)
         return
     except Exception as e:  # noqa: BLE001 - any compile failure of the peer
         if not dynamic:
@@ -173,7 +187,7 @@ def _time_inductor(r, m, inputs, dynamic, calls):
     fresh = [x.clone() if isinstance(x, torch.Tensor) else x
              for x in inputs]
     try:
-        r.peer_ms = attempt(fresh, {})
+        r.peer_ms, r.peer_p99 = attempt(fresh, {})
         r.detail += f", inductor static shapes ({why} when dynamic)"
     except Exception as e:  # noqa: BLE001
         r.detail += f", inductor failed: {type(e).__name__}"
@@ -249,7 +263,7 @@ def export_in_subprocess(name, small, path, exporter):
 
 
 def run_onnx(name, built, calls, rtol, workdir, exporter=None,
-             small=True) -> Result:
+             small=True, time_peer=True) -> Result:
     import numpy as np
     import onnxruntime as ort
     import tcc
@@ -259,9 +273,11 @@ def run_onnx(name, built, calls, rtol, workdir, exporter=None,
     feeds = [t.numpy() for t in built.inputs]
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = torch.get_num_threads()
+    start = time.perf_counter()
     sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
     feed = dict(zip([i.name for i in sess.get_inputs()], feeds))
     want = [torch.from_numpy(np.asarray(a)) for a in sess.run(None, feed)]
+    r.peer_first_s = time.perf_counter() - start
     start = time.perf_counter()
     try:
         module = tcc.import_onnx(str(path))
@@ -277,13 +293,17 @@ def run_onnx(name, built, calls, rtol, workdir, exporter=None,
     # The JIT generates machine code at the first call (LLVM): timed apart.
     first = time.perf_counter()
     got = exe(*used)
+    r.first_s = time.perf_counter() - start
     r.detail = f"first call (machine code) {time.perf_counter() - first:.1f} s"
     got = list(got) if isinstance(got, (list, tuple)) else [got]
     r.error = relative_error([torch.from_numpy(np.asarray(g)) for g in got], want)
     if r.error > rtol:
         r.status = "mismatch"
-    r.tcc_ms = median_ms(lambda: exe(*used), calls)
-    r.peer_ms = median_ms(lambda: sess.run(None, feed), calls)
+    r.tcc_ms, r.tcc_p99 = timing_ms(lambda: exe(*used), calls)
+    if time_peer:
+        r.peer_ms, r.peer_p99 = timing_ms(lambda: sess.run(None, feed), calls)
+    else:
+        r.peer = ""
     return r
 
 
@@ -315,12 +335,14 @@ def table(results, small) -> str:
 
 
 def run_model(model, path, small, calls, peers, rtol, workdir,
-              exporter=None) -> Result:
+              exporter=None, time_peer=True) -> Result:
     try:
         built = model.build(small)
         if path == "compile":
-            return run_compile(model.name, built, calls, peers, rtol)
-        return run_onnx(model.name, built, calls, rtol, workdir, exporter, small)
+            return run_compile(model.name, built, calls, peers, rtol,
+                               time_peer)
+        return run_onnx(model.name, built, calls, rtol, workdir, exporter,
+                        small, time_peer)
     except Exception as e:  # a failing model is a row, not the end of the run
         msg = str(e).strip().splitlines()
         first = next((line for line in msg if line.strip()), type(e).__name__)
@@ -331,10 +353,12 @@ def run_model(model, path, small, calls, peers, rtol, workdir,
                       detail=f"{type(e).__name__}: {first[:300]}".replace("|", "/"))
 
 
-def run_in_subprocess(name, path, small, args) -> Result:
+def run_in_subprocess(name, path, small, args, env=None,
+                      time_peer=True) -> Result:
     """One row in a fresh interpreter: a long run's earlier models leave
     threads behind (Inductor's OpenMP pool spins beside tcc's) that slowed
-    later small models 5-20x."""
+    later small models 5-20x. `env`: the child's environment (a compile
+    cache of its own)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--row-json",
                out.name, "--models", name, "--paths", path,
@@ -343,7 +367,8 @@ def run_in_subprocess(name, path, small, args) -> Result:
         cmd += ["--small"] if small else []
         cmd += ["--peers"] if args.peers else []
         cmd += ["--exporter", args.exporter] if args.exporter else []
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        cmd += [] if time_peer else ["--no-peer-timing"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         text = Path(out.name).read_text()
     if not text:
         lines = [l for l in proc.stderr.splitlines() if l.strip()]
@@ -396,6 +421,8 @@ def main(argv=None) -> int:
                     help=argparse.SUPPRESS)  # export_in_subprocess's child
     ap.add_argument("--row-json", metavar="PATH",
                     help=argparse.SUPPRESS)  # run_in_subprocess's child
+    ap.add_argument("--no-peer-timing", action="store_true",
+                    help=argparse.SUPPRESS)  # a warm-cache rerun's child
     args = ap.parse_args(argv)
     if args.export_only:
         return export_only(args)
@@ -418,7 +445,8 @@ def main(argv=None) -> int:
             start = time.perf_counter()
             if args.same_process or args.row_json:
                 r = run_model(model, path, small, args.calls, args.peers,
-                              args.rtol, args.workdir, args.exporter)
+                              args.rtol, args.workdir, args.exporter,
+                              not args.no_peer_timing)
             else:
                 r = run_in_subprocess(model.name, path, small, args)
             results.append(r)

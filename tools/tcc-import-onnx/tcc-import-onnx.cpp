@@ -1,12 +1,16 @@
 //===- tcc-import-onnx.cpp - ONNX models to tcc IR --------------*- C++ -*-===//
 //
-//   tcc-import-onnx model.onnx|model.textproto [-o out.mlir] [--function=NAME]
+//   tcc-import-onnx model.onnx|model.textproto [-o out.mlir|out.mlirbc]
+//                  [--emit-bytecode] [--function=NAME]
 //                  [--weights-as-arguments] [--bind-input=INDEX=FILE.pb]
 //   tcc-import-onnx --tensor input_0.pb -o input_0.npy
 //
-// The first form prints the model as one func of tcc ops (weights as
-// dense resources at the end of the file); the second converts one of the
-// ONNX backend tests' TensorProto files to .npy for tcc-run. Errors are
+// The first form writes the model as one func of tcc ops, weights as dense
+// resources: as MLIR bytecode (the weights' bytes as they are) for an
+// output ending in .mlirbc or with --emit-bytecode, else as text (the
+// weights in hex at the end of the file, twice their size and parsed
+// again by every tool that reads it). The second converts one of the ONNX
+// backend tests' TensorProto files to .npy for tcc-run. Errors are
 // diagnostics and exit code 1.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +18,7 @@
 #include "tcc/Import/ONNX/ONNXImporter.h"
 #include "tcc/Runtime/Npy.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
 
 #include <google/protobuf/text_format.h>
@@ -53,6 +58,11 @@ static llvm::cl::opt<bool> textFormat(
     "text",
     llvm::cl::desc("The model is in protobuf text format (as tests write "
                    "them); default: binary, or text for a .textproto file"),
+    llvm::cl::init(false));
+static llvm::cl::opt<bool> emitBytecode(
+    "emit-bytecode",
+    llvm::cl::desc("Write MLIR bytecode (the default for an output ending "
+                   "in .mlirbc): weights as raw bytes, not hex text"),
     llvm::cl::init(false));
 static llvm::cl::opt<bool> tensorMode(
     "tensor",
@@ -130,8 +140,15 @@ int main(int argc, char **argv) {
     llvm::errs() << "tcc-import-onnx: " << error << "\n";
     return 1;
   }
-  module->print(output->os());
-  output->os() << "\n";
+  if (emitBytecode || llvm::StringRef(outputFile).ends_with(".mlirbc")) {
+    if (failed(writeBytecodeToFile(*module, output->os()))) {
+      llvm::errs() << "tcc-import-onnx: cannot write bytecode\n";
+      return 1;
+    }
+  } else {
+    module->print(output->os());
+    output->os() << "\n";
+  }
   output->keep();
   return 0;
 }
