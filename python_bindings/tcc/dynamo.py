@@ -66,18 +66,18 @@ def library_key(mlir: str, target: str, options) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def _compile(imported, target, options, library_dir):
-    """An Executable (cpu JIT) or a Library (ahead of time), from library_dir
-    when it already holds this graph's library."""
+def _compile(module, target, options, library_dir, key_text=None):
+    """An Executable (cpu JIT) or a Library (ahead of time) of `module`
+    (tcc IR text or a Module), from library_dir when it already holds the
+    library named by library_key(key_text()) (default: the text itself)."""
     from . import _api
-    if target == "cpu" and library_dir is None:
-        return _api.compile(imported.mlir, options=options)
     if library_dir is None:
-        return _api.compile(imported.mlir, target=target, options=options)
-    path = Path(library_dir) / f"lib{library_key(imported.mlir, target, options)}.so"
+        return _api.compile(module, target=target, options=options)
+    text = key_text() if key_text else module
+    path = Path(library_dir) / f"lib{library_key(text, target, options)}.so"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        _api.build_library(imported.mlir, target=target, options=options,
+        _api.build_library(module, target=target, options=options,
                            output=path)
     return _api.load_library(path)
 
@@ -153,7 +153,7 @@ def _compile_whole(gm, example_inputs, options, name, target, library_dir,
     hit = exe is not None
     if not hit:
         try:
-            exe = _compile(imported, target, options, library_dir)
+            exe = _compile(imported.mlir, target, options, library_dir)
         except _api.TCCError as e:
             raise _CompileFailure(e, GraphRecord(
                 name, "fallback", str(e), imported_at - start,
@@ -184,10 +184,11 @@ class _FrozenGraph:
         self.frozen_args = frozen_args
         inputs = imported.tensor_inputs
         self.frozen_positions = [inputs[k] for k in frozen_args]
+        frozen = set(frozen_args)
         self.live_inputs = [p for k, p in enumerate(inputs)
-                            if k not in set(frozen_args)]
+                            if k not in frozen]
         self.run = None
-        self.bound: list = []   # (tensor, version, data_ptr) per frozen input
+        self.bound: list = []   # (weakref, version, data_ptr) per frozen input
 
     def _current(self, args) -> bool:
         for pos, (ref, version, ptr) in zip(self.frozen_positions,
@@ -216,8 +217,10 @@ class _FrozenGraph:
         module.freeze_arguments(
             self.imported.func_name,
             dict(zip(self.frozen_args, (t.cpu() for t in tensors))))
-        exe = _compile_module(module, self.imported.mlir, self.target,
-                              self.options, self.library_dir, tensors)
+        # A library's name hashes the weights' bytes too.
+        exe = _compile(module, self.target, self.options, self.library_dir,
+                       lambda: self.imported.mlir + "\0frozen "
+                       + _weights_digest(tensors))
         self.record.compile_seconds += time.perf_counter() - start
         self.run = _make_runner(exe, self.imported, torch, self.live_inputs)
         self._bind(args)
@@ -250,22 +253,6 @@ def _weights_digest(tensors) -> str:
         h.update(str((tuple(t.shape), t.dtype)).encode())
         h.update(t.reshape(-1).view(torch.uint8).numpy().data)
     return h.hexdigest()[:24]
-
-
-def _compile_module(module, mlir, target, options, library_dir, tensors):
-    """_compile for a module with frozen weights (`mlir`: its text before
-    they were bound)."""
-    from . import _api
-    if library_dir is None:
-        return _api.compile(module, target=target, options=options)
-    key = library_key(mlir + "\0frozen " + _weights_digest(tensors), target,
-                      options)
-    path = Path(library_dir) / f"lib{key}.so"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _api.build_library(module, target=target, options=options,
-                           output=path)
-    return _api.load_library(path)
 
 
 # Ops that move or view data and compute nothing: a partition of only these

@@ -362,3 +362,29 @@ def test_freeze_arguments_errors():
     m.freeze_arguments("f", {1: np.arange(4, dtype=np.float32)})
     y = tcc.compile(m)(np.ones((2, 4), np.float32))
     np.testing.assert_array_equal(y, [[1, 2, 3, 4]] * 2)
+
+
+def test_frozen_library_names_hash_the_weights(tmp_path):
+    """With library_dir a frozen graph's library is named by its IR and its
+    weights' bytes: other weights are another library, the same ones the
+    same."""
+    model = conv_bn_net()
+    x = torch.randn(2, 3, 8, 8)
+    backend = tcc.make_backend(library_dir=tmp_path)
+    with torch.no_grad():
+        compiled = torch.compile(model, backend=backend)
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        (record,) = tcc.dynamo.stats
+        assert record.frozen == 8
+        (first,) = tmp_path.glob("lib*.so")
+        assert first.name != ("lib" + tcc.dynamo.library_key(
+            record.mlir, "cpu", None) + ".so")
+        model.conv.weight.mul_(2.0)
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        assert len(list(tmp_path.glob("lib*.so"))) == 2
+        model.conv.weight.div_(2.0)  # the first weights again: no new library
+        torch.testing.assert_close(compiled(x), model(x), atol=1e-5,
+                                   rtol=1e-5)
+        assert len(list(tmp_path.glob("lib*.so"))) == 2
