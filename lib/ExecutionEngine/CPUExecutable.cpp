@@ -15,9 +15,9 @@
 #include "tcc/Analysis/SymbolicShapes.h"
 #include "tcc/Target/Target.h"
 #include "tcc/Pipelines/CompileCache.h"
+#include "tcc/Target/ObjectCodegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -25,6 +25,11 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ArchiveWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -122,44 +127,91 @@ std::string jitCacheKey(ModuleOp module, const CPUPipelineOptions &options,
   return CompileCache::key(module, pipeline);
 }
 
-/// Keeps the engine's object code in the cache (it compiles every entry
-/// now, which its first call would otherwise do).
-void storeObject(ExecutionEngine &engine, const std::string &key) {
-  SmallString<128> path;
-  if (llvm::sys::fs::createTemporaryFile("tcc-jit", "o", path))
-    return;
-  engine.dumpToObjectFile(path);
-  if (auto object = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false))
-    CompileCache::get().store(key + ".o", (*object)->getBuffer());
-  llvm::sys::fs::remove(path);
+/// The cache entry of a compile: its objects (one per part) as an ar
+/// archive.
+std::unique_ptr<llvm::MemoryBuffer>
+archiveOf(ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects) {
+  std::vector<llvm::NewArchiveMember> members;
+  for (const auto &object : objects)
+    members.emplace_back(object->getMemBufferRef());
+  auto archive = llvm::writeArchiveToBuffer(
+      members, llvm::SymtabWritingMode::NoSymtab, llvm::object::Archive::K_GNU,
+      /*Deterministic=*/true, /*Thin=*/false);
+  if (!archive) {
+    llvm::consumeError(archive.takeError());
+    return nullptr;
+  }
+  return std::move(*archive);
 }
 
-} // namespace
+/// The objects of a cache entry, or nothing where it is not an archive.
+std::optional<SmallVector<std::unique_ptr<llvm::MemoryBuffer>>>
+objectsOf(const llvm::MemoryBuffer &entry) {
+  auto archive = llvm::object::Archive::create(entry.getMemBufferRef());
+  if (!archive) {
+    llvm::consumeError(archive.takeError());
+    return std::nullopt;
+  }
+  SmallVector<std::unique_ptr<llvm::MemoryBuffer>> objects;
+  llvm::Error err = llvm::Error::success();
+  for (const llvm::object::Archive::Child &child : (*archive)->children(err)) {
+    auto member = child.getMemoryBufferRef();
+    if (!member) {
+      llvm::consumeError(member.takeError());
+      llvm::consumeError(std::move(err));
+      return std::nullopt;
+    }
+    objects.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        member->getBuffer(), member->getBufferIdentifier()));
+  }
+  if (err) {
+    llvm::consumeError(std::move(err));
+    return std::nullopt;
+  }
+  return objects;
+}
 
-std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
-    ModuleOp module, const CPUPipelineOptions &options,
-    const std::optional<BucketSpec> &buckets,
-    std::unique_ptr<llvm::MemoryBuffer> object) {
-  std::string ignored;
-  FailureOr<std::vector<FunctionSignature>> signatures = [&] {
-    // Diagnostics would repeat when the compile runs after all.
-    ScopedDiagnosticHandler silence(module.getContext(),
-                                    [](Diagnostic &) { return success(); });
-    return entrySignaturesForCPU(module, options, ignored, buckets);
-  }();
-  if (failed(signatures))
-    return nullptr;
+/// `_mlir_<f>(void **args)`: calls `f` on the values `args` points to and
+/// stores its result through the slot after them. The packed convention
+/// of MLIR's ExecutionEngine, which invokePacked calls.
+void addPackedWrapper(llvm::Function &f) {
+  llvm::Module &m = *f.getParent();
+  llvm::IRBuilder<> b(m.getContext());
+  auto *wrapper = llvm::Function::Create(
+      llvm::FunctionType::get(b.getVoidTy(), b.getPtrTy(), false),
+      llvm::GlobalValue::ExternalLinkage, "_mlir_" + f.getName(), m);
+  b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "", wrapper));
+  llvm::Value *slots = wrapper->getArg(0);
+  auto slot = [&](unsigned i) {
+    return b.CreateLoad(b.getPtrTy(),
+                        b.CreateConstGEP1_64(b.getPtrTy(), slots, i));
+  };
+  SmallVector<llvm::Value *> args;
+  for (llvm::Argument &arg : f.args())
+    args.push_back(b.CreateLoad(arg.getType(), slot(arg.getArgNo())));
+  llvm::CallInst *call = b.CreateCall(&f, args);
+  if (!call->getType()->isVoidTy())
+    b.CreateStore(call, slot(f.arg_size()));
+  b.CreateRetVoid();
+}
+
+/// A JIT holding `objects`, linked against the runtime (this process's
+/// symbols, the runner utilities, libomp) with every entry resolved: an
+/// entry that does not link is an error here, not at its first call.
+std::unique_ptr<llvm::orc::LLJIT>
+linkObjects(SmallVector<std::unique_ptr<llvm::MemoryBuffer>> objects,
+            bool parallel, ArrayRef<FunctionSignature> signatures,
+            std::string &error) {
   auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machine) {
-    llvm::consumeError(machine.takeError());
+    error = llvm::toString(machine.takeError());
     return nullptr;
   }
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*machine))
                  .create();
   if (!jit) {
-    llvm::consumeError(jit.takeError());
+    error = llvm::toString(jit.takeError());
     return nullptr;
   }
   llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
@@ -170,7 +222,7 @@ std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
   for (const auto &[name, address] : runtimeSymbols())
     symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
   llvm::Error err = main.define(llvm::orc::absoluteSymbols(std::move(symbols)));
-  for (StringRef lib : runtimeLibraries(options.parallel)) {
+  for (StringRef lib : runtimeLibraries(parallel)) {
     if (err)
       break;
     auto generator =
@@ -188,10 +240,10 @@ std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
     else
       main.addGenerator(std::move(*process));
   }
-  if (!err)
-    err = (*jit)->addObjectFile(std::move(object));
-  // Link now: an entry that does not resolve is a miss, not a failed call.
-  for (const FunctionSignature &sig : *signatures) {
+  for (auto &object : objects)
+    if (!err)
+      err = (*jit)->addObjectFile(std::move(object));
+  for (const FunctionSignature &sig : signatures) {
     if (err)
       break;
     auto address = (*jit)->lookup("_mlir__mlir_ciface_" + sig.name);
@@ -199,13 +251,37 @@ std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObject(
       err = address.takeError();
   }
   if (err) {
-    llvm::consumeError(std::move(err));
+    error = llvm::toString(std::move(err));
     return nullptr;
   }
+  return std::move(*jit);
+}
+
+} // namespace
+
+std::unique_ptr<CPUExecutable> CPUExecutable::fromCachedObjects(
+    ModuleOp module, const CPUPipelineOptions &options,
+    const std::optional<BucketSpec> &buckets, const llvm::MemoryBuffer &entry) {
+  std::string ignored;
+  FailureOr<std::vector<FunctionSignature>> signatures = [&] {
+    // Diagnostics would repeat when the compile runs after all.
+    ScopedDiagnosticHandler silence(module.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    return entrySignaturesForCPU(module, options, ignored, buckets);
+  }();
+  if (failed(signatures))
+    return nullptr;
+  auto objects = objectsOf(entry);
+  if (!objects)
+    return nullptr;
+  auto jit = linkObjects(std::move(*objects), options.parallel, *signatures,
+                         ignored);
+  if (!jit)
+    return nullptr;
   auto exe = std::unique_ptr<CPUExecutable>(new CPUExecutable());
   exe->signatures = std::move(*signatures);
   exe->usesWorkspace = options.workspace;
-  exe->cachedJit = std::move(*jit);
+  exe->jit = std::move(jit);
   return exe;
 }
 
@@ -213,19 +289,13 @@ llvm::Error CPUExecutable::invokePacked(StringRef name,
                                         MutableArrayRef<void *> args) {
   PackedFn fn = nullptr;
   {
-    // The first lookup generates the machine code (under the lock, so
-    // concurrent first calls wait for one compile).
+    // A JIT lookup goes through ORC's session: once per entry.
     std::lock_guard<std::mutex> lock(packedEntriesMutex);
     auto it = packedEntries.find(name);
     if (it != packedEntries.end()) {
       fn = it->second;
-    } else if (engine) {
-      auto found = engine->lookupPacked(name);
-      if (!found)
-        return found.takeError();
-      fn = packedEntries[name] = *found;
     } else {
-      auto address = cachedJit->lookup(("_mlir_" + name).str());
+      auto address = jit->lookup(("_mlir_" + name).str());
       if (!address)
         return address.takeError();
       fn = packedEntries[name] = address->toPtr<PackedFn>();
@@ -248,10 +318,9 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   std::string cacheKey =
       jitCacheKey(module, options, buckets, llvmDialectDump != nullptr);
   if (!cacheKey.empty())
-    if (std::unique_ptr<llvm::MemoryBuffer> object =
-            CompileCache::get().lookup(cacheKey + ".o"))
-      if (auto exe = fromCachedObject(module, options, buckets,
-                                      std::move(object)))
+    if (std::unique_ptr<llvm::MemoryBuffer> entry =
+            CompileCache::get().lookup(cacheKey + ".a"))
+      if (auto exe = fromCachedObjects(module, options, buckets, *entry))
         return exe;
   FailureOr<LoweredModule> loweredModule =
       lowerForCPU(module, options, error, buckets);
@@ -265,67 +334,47 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
     llvm::raw_string_ostream os(*llvmDialectDump);
     lowered->print(os);
   }
-
-  // LLVM's O3 for the module's #tcc.target (CPU and features), as the
-  // library writer does: without one, the IR passes cost everything with
-  // generic x86 tables. Machine code is then generated by the engine's own
-  // host target machine (ORC's JIT defaults: the code runs here).
   TargetAttr target = lookupTarget(*lowered);
   if (target.isCUDA()) {
     error = "the JIT compiles for the CPU, not for the module's cuda target";
     return nullptr;
   }
-  llvm::orc::JITTargetMachineBuilder machineBuilder(
-      llvm::Triple(llvm::sys::getProcessTriple()));
-  machineBuilder.setCPU(target.getArch().str());
-  SmallVector<StringRef> features;
-  target.getFeatures().split(features, ',', -1, /*KeepEmpty=*/false);
-  machineBuilder.addFeatures(
-      std::vector<std::string>(features.begin(), features.end()));
-  machineBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto machine = machineBuilder.createTargetMachine();
-  if (!machine) {
-    error = "no target machine for " + target.getArch().str() + ": " +
-            llvm::toString(machine.takeError());
+
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  lowered->getContext()->appendDialectRegistry(registry);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*lowered, llvmContext, "tcc_jit");
+  if (!llvmModule) {
+    error = "translation to LLVM IR failed";
     return nullptr;
   }
-  // The options hold a function_ref: the transformer must outlive them.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                machine->get());
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = optimize;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  SmallVector<StringRef, 2> libs = runtimeLibraries(options.parallel);
-  engineOptions.sharedLibPaths = libs;
-  engineOptions.enableObjectDump = !cacheKey.empty();
-  auto engine = ExecutionEngine::create(*lowered, engineOptions);
-  if (!engine) {
-    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+  for (const FunctionSignature &sig : exe->signatures) {
+    llvm::Function *entry = llvmModule->getFunction("_mlir_ciface_" + sig.name);
+    if (!entry || entry->isDeclaration()) {
+      error = "no C interface for entry '" + sig.name + "'";
+      return nullptr;
+    }
+    addPackedWrapper(*entry);
+  }
+  // O3 for the module's #tcc.target (CPU and features), in parallel parts,
+  // as the library writer does.
+  auto objects =
+      compileToObjects(std::move(llvmModule), target, {}, error);
+  if (failed(objects))
     return nullptr;
-  }
-  exe->engine = std::move(*engine);
-  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : runtimeSymbols())
-      symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  if (const char *timing = std::getenv("TCC_TIMING");
-      timing && *timing && StringRef(timing) != "0") {
-    // The engine generates machine code lazily, at an entry's first
-    // lookup: forced here so that the report holds it.
-    auto start = std::chrono::steady_clock::now();
-    for (const FunctionSignature &sig : exe->signatures)
-      if (auto fn = exe->engine->lookupPacked("_mlir_ciface_" + sig.name); !fn)
-        llvm::consumeError(fn.takeError());
-    llvm::errs() << llvm::formatv(
-        "tcc-timing: LLVM (O3 and machine code) {0:f2} s\n",
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
   if (!cacheKey.empty())
-    storeObject(*exe->engine, cacheKey);
+    if (std::unique_ptr<llvm::MemoryBuffer> entry = archiveOf(*objects))
+      CompileCache::get().store(cacheKey + ".a", entry->getBuffer());
+  exe->jit = linkObjects(std::move(*objects), options.parallel,
+                         exe->signatures, error);
+  if (!exe->jit) {
+    error = "JIT linking failed: " + error;
+    return nullptr;
+  }
   return exe;
 }
 

@@ -204,6 +204,15 @@ FailureOr<TargetAttr> mlir::tcc::resolveTarget(Operation *op,
 std::unique_ptr<llvm::TargetMachine>
 mlir::tcc::createTargetMachine(TargetAttr target, llvm::CodeGenOptLevel level,
                                std::string &error) {
+  // A cuda target's host code runs on this machine.
+  TargetAttr host = target.isCPU() ? target : getHostTarget(target.getContext());
+  return createTargetMachine(host.getArch(), host.getFeatures(), level, error);
+}
+
+std::unique_ptr<llvm::TargetMachine>
+mlir::tcc::createTargetMachine(StringRef cpu, StringRef features,
+                               llvm::CodeGenOptLevel level,
+                               std::string &error) {
   initializeNativeTarget();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string lookupError;
@@ -213,17 +222,13 @@ mlir::tcc::createTargetMachine(TargetAttr target, llvm::CodeGenOptLevel level,
     error = lookupError;
     return nullptr;
   }
-  // A cuda target's host code runs on this machine.
-  TargetAttr host = target.isCPU() ? target : getHostTarget(target.getContext());
   llvm::TargetOptions options;
   // Constructors (the kernel modules' loaders) in .init_array: lld does not
   // run a .ctors section.
   options.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
-      triple, host.getArch(), host.getFeatures(), options, llvm::Reloc::PIC_,
-      std::nullopt, level));
+      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, level));
   if (!tm)
-    error = "no target machine for " + triple.str() + " / " +
-            host.getArch().str();
+    error = "no target machine for " + triple.str() + " / " + cpu.str();
   return tm;
 }

@@ -6,18 +6,18 @@
 // too and run.
 // RUN: rm -rf %t.cache %t.lib %t.warm && mkdir -p %t.lib %t.warm
 // RUN: env TCC_CACHE_DIR=%t.cache TCC_CACHE_LOG=1 tcc-run %s --input="4xf32=1 2 3 4" --expected_output="4xf32=3 5 7 9" 2>&1 | FileCheck %s --check-prefix=COLD
-// COLD: tcc-cache: miss tcc-[[KEY:[0-9a-f]+]].o
-// COLD: tcc-cache: store tcc-[[KEY]].o
+// COLD: tcc-cache: miss tcc-[[KEY:[0-9a-f]+]].a
+// COLD: tcc-cache: store tcc-[[KEY]].a
 // COLD: [SUCCESS] result[0] matches
 // RUN: env TCC_CACHE_DIR=%t.cache TCC_CACHE_LOG=1 tcc-run %s --input="4xf32=1 2 3 4" --expected_output="4xf32=3 5 7 9" 2>&1 | FileCheck %s --check-prefix=WARM
-// WARM: tcc-cache: hit tcc-{{[0-9a-f]+}}.o
+// WARM: tcc-cache: hit tcc-{{[0-9a-f]+}}.a
 // WARM-NOT: tcc-cache: store
 // WARM: [SUCCESS] result[0] matches
 // RUN: env TCC_CACHE_DIR=%t.cache TCC_CACHE_LOG=1 tcc-run %s --no-fuse --input="4xf32=1 2 3 4" --expected_output="4xf32=3 5 7 9" 2>&1 | FileCheck %s --check-prefix=COLD
-// RUN: %python -c "import glob; [open(f, 'r+b').write(b'garbage!') for f in glob.glob('%t.cache/tcc-*.o')]"
+// RUN: %python -c "import glob; [open(f, 'r+b').write(b'garbage!') for f in glob.glob('%t.cache/tcc-*.a')]"
 // RUN: env TCC_CACHE_DIR=%t.cache TCC_CACHE_LOG=1 tcc-run %s --input="4xf32=1 2 3 4" --expected_output="4xf32=3 5 7 9" 2>&1 | FileCheck %s --check-prefix=CORRUPT
-// CORRUPT: tcc-cache: corrupt tcc-[[KEY:[0-9a-f]+]].o
-// CORRUPT: tcc-cache: store tcc-[[KEY]].o
+// CORRUPT: tcc-cache: corrupt tcc-[[KEY:[0-9a-f]+]].a
+// CORRUPT: tcc-cache: store tcc-[[KEY]].a
 // CORRUPT: [SUCCESS] result[0] matches
 // RUN: env TCC_CACHE_DIR=%t.cache TCC_CACHE_LOG=1 tcc-run %s --fusion-report=%t.report.json --input="4xf32=1 2 3 4" --expected_output="4xf32=3 5 7 9" 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT-NOT: tcc-cache

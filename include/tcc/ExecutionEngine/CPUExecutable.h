@@ -1,7 +1,7 @@
 //===- CPUExecutable.h - JIT-compiled tcc functions on the CPU --*- C++ -*-===//
 //
-// Compiles a module of tcc functions with the CPU pipeline, JITs it with
-// MLIR's ExecutionEngine, and calls entry points on HostTensors. Inputs are
+// Compiles a module of tcc functions with the CPU pipeline, links its
+// object code in ORC's JIT, and calls entry points on HostTensors. Inputs are
 // checked against the function signature before any compiled code runs.
 //
 //===----------------------------------------------------------------------===//
@@ -12,7 +12,6 @@
 #include "tcc/Pipelines/Lowering.h"
 #include "tcc/Runtime/HostTensor.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -106,18 +105,18 @@ public:
 
 private:
   CPUExecutable() = default;
-  /// The executable of `object`, code compiled from `module` earlier (the
-  /// compile cache's), or nullptr where it does not load.
+  /// The executable of a compile cache entry (the objects compiled from
+  /// `module` earlier), or nullptr where it does not load.
   static std::unique_ptr<CPUExecutable>
-  fromCachedObject(ModuleOp module, const CPUPipelineOptions &options,
-                   const std::optional<BucketSpec> &buckets,
-                   std::unique_ptr<llvm::MemoryBuffer> object);
-  /// Calls the packed wrapper of `name` in whichever JIT holds the code.
+  fromCachedObjects(ModuleOp module, const CPUPipelineOptions &options,
+                    const std::optional<BucketSpec> &buckets,
+                    const llvm::MemoryBuffer &entry);
+  /// Calls the packed wrapper `_mlir_<name>`.
   llvm::Error invokePacked(StringRef name, MutableArrayRef<void *> args);
 
-  /// The code: compiled here (engine) or loaded from the cache.
-  std::unique_ptr<ExecutionEngine> engine;
-  std::unique_ptr<llvm::orc::LLJIT> cachedJit;
+  /// The code: object files (Target/ObjectCodegen.h, or the cache's)
+  /// linked in ORC's JIT.
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   /// Packed wrappers already looked up: a JIT lookup goes through ORC's
   /// session (locks, a condition variable) and cost about 2 ms a call.
   using PackedFn = void (*)(void **);

@@ -70,6 +70,12 @@ std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(TargetAttr target, llvm::CodeGenOptLevel level,
                     std::string &error);
 
+/// The same for an LLVM CPU name and feature string (no MLIR context: safe
+/// on any thread).
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(llvm::StringRef cpu, llvm::StringRef features,
+                    llvm::CodeGenOptLevel level, std::string &error);
+
 } // namespace mlir::tcc
 
 #endif // TCC_TARGET_TARGET_H
