@@ -438,6 +438,55 @@ func.func @transposes_do_not_cancel(%x: tensor<2x3x4xf32>) -> (tensor<3x4x2xf32>
   return %0, %1 : tensor<3x4x2xf32>, tensor<4x2x3xf32>
 }
 
+// -----
+
+// Moving only unit dims keeps every element in place: a reshape (an SE
+// block's [N, C, 1, 1] pooled vector to channels-last).
+// CHECK-LABEL: func.func @transpose_unit_dims
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<2x240x1x1xf32>
+//       CHECK:   %[[R:.+]] = tcc.reshape %[[X]] : (tensor<2x240x1x1xf32>) -> tensor<2x1x1x240xf32>
+//   CHECK-NOT:   tcc.transpose
+//       CHECK:   return %[[R]]
+func.func @transpose_unit_dims(%x: tensor<2x240x1x1xf32>) -> tensor<2x1x1x240xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 0, 2, 3, 1>} : (tensor<2x240x1x1xf32>) -> tensor<2x1x1x240xf32>
+  return %0 : tensor<2x1x1x240xf32>
+}
+
+// -----
+
+// The same with a dynamic batch (the reshape infers it).
+// CHECK-LABEL: func.func @transpose_unit_dims_dynamic
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x240x1x1xf32>
+//       CHECK:   %[[R:.+]] = tcc.reshape %[[X]] : (tensor<?x240x1x1xf32>) -> tensor<?x1x1x240xf32>
+//       CHECK:   return %[[R]]
+func.func @transpose_unit_dims_dynamic(%x: tensor<?x240x1x1xf32>) -> tensor<?x1x1x240xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 0, 2, 3, 1>} : (tensor<?x240x1x1xf32>) -> tensor<?x1x1x240xf32>
+  return %0 : tensor<?x1x1x240xf32>
+}
+
+// -----
+
+// Negative: a dynamic dim may be 1 or not; moving it past a dim of 240
+// moves elements.
+// CHECK-LABEL: func.func @transpose_dynamic_dim_is_not_unit
+//       CHECK:   tcc.transpose %{{.+}} {permutation = array<i64: 1, 0, 2, 3>}
+//   CHECK-NOT:   tcc.reshape
+func.func @transpose_dynamic_dim_is_not_unit(%x: tensor<?x240x1x1xf32>) -> tensor<240x?x1x1xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 1, 0, 2, 3>} : (tensor<?x240x1x1xf32>) -> tensor<240x?x1x1xf32>
+  return %0 : tensor<240x?x1x1xf32>
+}
+
+// -----
+
+// Negative: two dynamic dims in order, but a reshape could infer only one.
+// CHECK-LABEL: func.func @transpose_unit_dims_two_dynamic
+//       CHECK:   tcc.transpose %{{.+}} {permutation = array<i64: 1, 0, 2>}
+//   CHECK-NOT:   tcc.reshape
+func.func @transpose_unit_dims_two_dynamic(%x: tensor<?x1x?xf32>) -> tensor<1x?x?xf32> {
+  %0 = tcc.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<?x1x?xf32>) -> tensor<1x?x?xf32>
+  return %0 : tensor<1x?x?xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // reshape, broadcast_to, cast
 //===----------------------------------------------------------------------===//

@@ -1280,11 +1280,38 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
     return success();
   }
 };
+
+/// A transpose that moves only unit dims ([N, C, 1, 1] -> [N, 1, 1, C])
+/// leaves every element where it was: a reshape, which lowers to a view
+/// rather than a copy element by element.
+struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto in = dyn_cast<RankedTensorType>(op.getX().getType());
+    auto out = dyn_cast<RankedTensorType>(op.getType());
+    if (!in || !out)
+      return failure();
+    int64_t previous = -1;
+    for (int64_t p : op.getPermutation()) {
+      if (in.getDimSize(p) == 1)
+        continue;
+      if (p < previous)
+        return failure();
+      previous = p;
+    }
+    // The reshape infers at most one dynamic dim, from a nonzero count.
+    if (out.getNumDynamicDims() > 1 || llvm::is_contained(out.getShape(), 0))
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, out, op.getX(), Value());
+    return success();
+  }
+};
 } // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposes>(context);
+  results.add<ComposeTransposes, UnitDimTransposeToReshape>(context);
 }
 
 //===----------------------------------------------------------------------===//
