@@ -107,6 +107,8 @@ struct Partition {
   /// then needs no copy).
   unsigned inPlace = 0;
   uint64_t instructions = 0;
+  /// Each part's cost (instructions, and weights by their bytes).
+  SmallVector<uint64_t> load;
 };
 
 /// Union-find over definitions, by pointer.
@@ -205,6 +207,7 @@ Partition planPartition(llvm::Module &m, unsigned maxParts) {
     data[lightest] += cost.second;
   }
   plan.parts = parts;
+  plan.load = load;
   plan.inPlace = std::max_element(data.begin(), data.end()) - data.begin();
   for (llvm::GlobalValue *gv : definitions)
     plan.home[gv] = rootHome.lookup(clusters.find(gv));
@@ -392,7 +395,7 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
     objects.push_back(std::make_unique<llvm::SmallVectorMemoryBuffer>(
         std::move(job.object), "tcc-part.o", /*RequiresNullTerminator=*/false));
   }
-  if (timingRequested())
+  if (timingRequested()) {
     llvm::errs() << llvm::formatv(
         "tcc-timing: LLVM (O{0} and machine code) {1:f2} s: {2} part(s) of "
         "{3} instructions on {4} thread(s), the slowest {5:f2} s\n",
@@ -400,5 +403,10 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count(),
         plan.parts, plan.instructions, std::min(threads, plan.parts), slowest);
+    for (unsigned i = 0; i < plan.load.size(); ++i)
+      llvm::errs() << llvm::formatv(
+          "tcc-timing:   part {0}: cost {1}, {2:f2} s\n", i, plan.load[i],
+          jobs[i].seconds);
+  }
   return objects;
 }

@@ -110,6 +110,16 @@ bool isLayoutFree(Value v) {
   return t && llvm::all_of(t.getShape(), [](int64_t d) { return d == 1; });
 }
 
+/// Whether an operand of `type` broadcasts against a result of `result`
+/// (of the same rank): some dim of 1 stretches.
+bool isBroadcast(RankedTensorType type, RankedTensorType result) {
+  return llvm::any_of(llvm::zip(type.getShape(), result.getShape()),
+                      [](auto dims) {
+                        auto [d, r] = dims;
+                        return d == 1 && r != 1;
+                      });
+}
+
 /// A constant, or (in a trial, which does not fold) a transpose of one.
 bool isConstant(Value v) {
   if (TransposeOp t = transposeOf(v))
@@ -150,7 +160,10 @@ struct SinkThroughElementwise : RewritePattern {
         perm = t.getPermutation();
         break;
       }
-    if (perm.empty())
+    // A transpose that moves only unit dims is a reshape (canonicalization
+    // makes it one): nothing to sink.
+    if (perm.empty() ||
+        movesOnlyUnitDims(unpermuted(resultType, perm).getShape(), perm))
       return failure();
     SmallVector<int64_t> inv = inverse(perm);
     SmallVector<Value> operands;
@@ -166,6 +179,14 @@ struct SinkThroughElementwise : RewritePattern {
         continue;
       }
       auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (type && type.getRank() == resultType.getRank() &&
+          isBroadcast(type, resultType) &&
+          movesOnlyUnitDims(type.getShape(), inv)) {
+        // A broadcast operand whose relayout moves only unit dims (a
+        // squeeze-excitation scale [N, C, 1, 1]): a reshape, no copy.
+        operands.push_back(transpose(rewriter, op->getLoc(), v, inv));
+        continue;
+      }
       if (type && type.getRank() == resultType.getRank() && isConstant(v)) {
         // A constant transposed back: it folds.
         operands.push_back(transpose(rewriter, op->getLoc(), v, inv));
@@ -381,14 +402,17 @@ struct LayoutCostModel {
 };
 
 /// The modeled time of `func` as it stands: its convolutions and the
-/// transposes left in it (a transpose of a constant is free: it folds).
+/// transposes left in it (a transpose of a constant is free: it folds; so
+/// is one that moves only unit dims: it becomes a reshape).
 double modeledSeconds(func::FuncOp func, const LayoutCostModel &model) {
   double total = 0;
   func.walk([&](Operation *op) {
     if (auto conv = dyn_cast<Conv2dOp>(op))
       total += model.seconds(conv);
     else if (auto t = dyn_cast<TransposeOp>(op))
-      if (!matchPattern(t.getX(), m_Constant()))
+      if (!matchPattern(t.getX(), m_Constant()) &&
+          !movesOnlyUnitDims(t.getX().getType().getShape(),
+                             t.getPermutation()))
         total += model.seconds(t);
   });
   return total;

@@ -114,3 +114,65 @@ func.func @patches(%x: tensor<?x3x224x224xf32>, %w: tensor<768x3x16x16xf32>) -> 
   %0 = tcc.conv2d %x, %w {strides = array<i64: 16, 16>} : (tensor<?x3x224x224xf32>, tensor<768x3x16x16xf32>) -> tensor<?x768x14x14xf32>
   return %0 : tensor<?x768x14x14xf32>
 }
+
+// -----
+
+// A squeeze-excitation block (MobileNetV3, EfficientNet) on the cpu. The
+// pooled scale [N, C, 1, 1] reaches the channels-last features by a
+// reshape (only unit dims move), so the multiply and the next convolution
+// run channels-last; the pooled vector's convolutions are NHWC on
+// [N, 1, 1, C] through reshapes. Transposes left: the input's, the
+// features' before the global average (a row reduction), the result's.
+// CHECK-LABEL: func.func @squeeze_excitation
+//       CHECK:   %[[XT:.+]] = tcc.transpose %{{.+}} {permutation = array<i64: 0, 2, 3, 1>}
+//       CHECK:   %[[F:.+]] = tcc.conv2d %[[XT]], %{{.+}} {layout = "NHWC", padding = array<i64: 1, 1>}
+//       CHECK:   %[[FT:.+]] = tcc.transpose %[[F]] {permutation = array<i64: 0, 3, 1, 2>}
+//       CHECK:   tcc.reduce_mean %[[FT]]
+//       CHECK:   tcc.sigmoid
+//       CHECK:   %[[S:.+]] = tcc.reshape %{{.+}} : (tensor<?x32x1x1xf32>) -> tensor<?x1x1x32xf32>
+//       CHECK:   %[[M:.+]] = tcc.mul %[[F]], %[[S]] : (tensor<?x8x8x32xf32>, tensor<?x1x1x32xf32>) -> tensor<?x8x8x32xf32>
+//   CHECK-NOT:   tcc.transpose
+//       CHECK:   %[[C:.+]] = tcc.conv2d %[[M]], %{{.+}} {layout = "NHWC"}
+//       CHECK:   %[[Y:.+]] = tcc.transpose %[[C]] {permutation = array<i64: 0, 3, 1, 2>}
+//       CHECK:   return %[[Y]]
+// CUDA-LABEL: func.func @squeeze_excitation
+//   CUDA-NOT:   tcc.transpose
+//   CUDA:       return
+func.func @squeeze_excitation(%x: tensor<?x32x8x8xf32>) -> tensor<?x32x8x8xf32> {
+  %w = tcc.constant dense<0.01> : tensor<32x32x3x3xf32>
+  %w1 = tcc.constant dense<0.02> : tensor<8x32x1x1xf32>
+  %w2 = tcc.constant dense<0.03> : tensor<32x8x1x1xf32>
+  %w3 = tcc.constant dense<0.04> : tensor<32x32x1x1xf32>
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<?x32x8x8xf32>, tensor<32x32x3x3xf32>) -> tensor<?x32x8x8xf32>
+  %1 = tcc.reduce_mean %0 {axes = array<i64: 2, 3>, keep_dims = true} : (tensor<?x32x8x8xf32>) -> tensor<?x32x1x1xf32>
+  %2 = tcc.conv2d %1, %w1 : (tensor<?x32x1x1xf32>, tensor<8x32x1x1xf32>) -> tensor<?x8x1x1xf32>
+  %3 = tcc.relu %2 : (tensor<?x8x1x1xf32>) -> tensor<?x8x1x1xf32>
+  %4 = tcc.conv2d %3, %w2 : (tensor<?x8x1x1xf32>, tensor<32x8x1x1xf32>) -> tensor<?x32x1x1xf32>
+  %5 = tcc.sigmoid %4 : (tensor<?x32x1x1xf32>) -> tensor<?x32x1x1xf32>
+  %6 = tcc.mul %0, %5 : (tensor<?x32x8x8xf32>, tensor<?x32x1x1xf32>) -> tensor<?x32x8x8xf32>
+  %7 = tcc.conv2d %6, %w3 : (tensor<?x32x8x8xf32>, tensor<32x32x1x1xf32>) -> tensor<?x32x8x8xf32>
+  return %7 : tensor<?x32x8x8xf32>
+}
+
+// -----
+
+// Negative for the relayout of a broadcast operand: an operand of the
+// result's own shape whose dims of 1 move is no broadcast; a transpose
+// that moves only unit dims of the result is a reshape and is not sunk
+// (sinking it again and again grew without bound: EfficientNet's SiLU on
+// the pooled vector, x * sigmoid(x) on [N, C, 1, 1]).
+// CHECK-LABEL: func.func @pooled_silu
+//       CHECK:   %[[P:.+]] = tcc.reshape %{{.+}} : (tensor<?x1x1x8xf32>) -> tensor<?x8x1x1xf32>
+//  CHECK-NEXT:   %[[S:.+]] = tcc.sigmoid %[[P]]
+//  CHECK-NEXT:   %[[M:.+]] = tcc.mul %[[P]], %[[S]]
+//  CHECK-NEXT:   return %[[M]]
+func.func @pooled_silu(%x: tensor<?x32x8x8xf32>) -> tensor<?x8x1x1xf32> {
+  %w = tcc.constant dense<0.01> : tensor<32x32x3x3xf32>
+  %w1 = tcc.constant dense<0.02> : tensor<8x32x1x1xf32>
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<?x32x8x8xf32>, tensor<32x32x3x3xf32>) -> tensor<?x32x8x8xf32>
+  %1 = tcc.reduce_mean %0 {axes = array<i64: 2, 3>, keep_dims = true} : (tensor<?x32x8x8xf32>) -> tensor<?x32x1x1xf32>
+  %2 = tcc.conv2d %1, %w1 : (tensor<?x32x1x1xf32>, tensor<8x32x1x1xf32>) -> tensor<?x8x1x1xf32>
+  %3 = tcc.sigmoid %2 : (tensor<?x8x1x1xf32>) -> tensor<?x8x1x1xf32>
+  %4 = tcc.mul %2, %3 : (tensor<?x8x1x1xf32>, tensor<?x8x1x1xf32>) -> tensor<?x8x1x1xf32>
+  return %4 : tensor<?x8x1x1xf32>
+}

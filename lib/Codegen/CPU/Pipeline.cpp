@@ -122,4 +122,5 @@ void mlir::tcc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createConstantGlobalsToBytesPass());
 }

@@ -139,4 +139,5 @@ static void buildNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createConstantGlobalsToBytesPass());
 }

@@ -192,6 +192,19 @@ TCC_BINARY_INFER(BitwiseXorOp)
 TCC_BINARY_INFER(ShiftLeftOp)
 TCC_BINARY_INFER(ShiftRightOp)
 
+bool mlir::tcc::movesOnlyUnitDims(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> perm) {
+  int64_t previous = -1;
+  for (int64_t p : perm) {
+    if (shape[p] == 1)
+      continue;
+    if (p < previous)
+      return false;
+    previous = p;
+  }
+  return true;
+}
+
 bool mlir::tcc::isBinaryElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, RemOp, MaximumOp, MinimumOp, PowOp,
              BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
@@ -1290,16 +1303,8 @@ struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     auto in = dyn_cast<RankedTensorType>(op.getX().getType());
     auto out = dyn_cast<RankedTensorType>(op.getType());
-    if (!in || !out)
+    if (!in || !out || !movesOnlyUnitDims(in.getShape(), op.getPermutation()))
       return failure();
-    int64_t previous = -1;
-    for (int64_t p : op.getPermutation()) {
-      if (in.getDimSize(p) == 1)
-        continue;
-      if (p < previous)
-        return failure();
-      previous = p;
-    }
     // The reshape infers at most one dynamic dim, from a nonzero count.
     if (out.getNumDynamicDims() > 1 || llvm::is_contained(out.getShape(), 0))
       return failure();

@@ -40,6 +40,11 @@ inline bool isUnaryElementwise(Operation *op) {
 /// TCC_BinaryOp class: arithmetic, bitwise and shifts; not cmp or select).
 bool isBinaryElementwise(Operation *op);
 
+/// Whether transposing a tensor of `shape` by `perm` moves only dims of
+/// size 1 (dynamic dims count as larger): the elements keep their order,
+/// so the transpose is a reshape.
+bool movesOnlyUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm);
+
 /// Where a 4-D window operand keeps each logical dim: batch (or a weight's
 /// output channels), channels, height and width. NCHW / OIHW: 0, 1, 2, 3;
 /// channels-last NHWC / OHWI: 0, 3, 1, 2.
