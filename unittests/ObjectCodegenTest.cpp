@@ -174,6 +174,7 @@ TEST_P(ObjectCodegenTest, PartsLinkAndCompute) {
   llvm::LLVMContext ctx;
   tcc::ObjectCodegenOptions options;
   options.threads = threads;
+  options.jitLinked = true; // runEntry links them in ORC
   std::string error;
   auto objects = tcc::compileToObjects(buildModule(ctx),
                                        tcc::getHostTarget(&mlirContext),

@@ -362,8 +362,10 @@ CPUExecutable::compile(ModuleOp module, const CPUPipelineOptions &options,
   }
   // O3 for the module's #tcc.target (CPU and features), in parallel parts,
   // as the library writer does.
+  ObjectCodegenOptions codegen;
+  codegen.jitLinked = true;
   auto objects =
-      compileToObjects(std::move(llvmModule), target, {}, error);
+      compileToObjects(std::move(llvmModule), target, codegen, error);
   if (failed(objects))
     return nullptr;
   if (!cacheKey.empty())

@@ -127,7 +127,7 @@ struct Clusters {
   }
 };
 
-Partition planPartition(llvm::Module &m, unsigned maxParts) {
+Partition planPartition(llvm::Module &m, unsigned maxParts, bool jitLinked) {
   Partition plan;
   for (const llvm::Function &f : m)
     plan.instructions += instructionCount(f);
@@ -227,26 +227,46 @@ Partition planPartition(llvm::Module &m, unsigned maxParts) {
     if (!gv->hasName())
       gv->setName("tcc.part.symbol");
     gv->setLinkage(llvm::GlobalValue::ExternalLinkage);
-    gv->setVisibility(llvm::GlobalValue::HiddenVisibility);
-    gv->setDSOLocal(true);
+    if (!jitLinked) {
+      gv->setVisibility(llvm::GlobalValue::HiddenVisibility);
+      gv->setDSOLocal(true);
+    }
   }
   return plan;
 }
 
+/// For objects that ORC's JIT links: it may place them farther apart than
+/// a 32-bit displacement reaches, so what one part reads of another goes
+/// through the GOT (and calls through stubs), as for a symbol of another
+/// shared object.
+void referenceThroughGOT(llvm::Module &part, const llvm::Module &whole) {
+  for (llvm::GlobalValue &gv : part.global_values())
+    if (gv.isDeclaration())
+      if (const llvm::GlobalValue *def = whole.getNamedValue(gv.getName());
+          def && !def->isDeclaration())
+        gv.setDSOLocal(false);
+}
+
 /// Turns `m` into part `part` of `plan`: every other part's definitions
 /// become declarations.
-void keepPart(llvm::Module &m, const Partition &plan, unsigned part) {
+void keepPart(llvm::Module &m, const Partition &plan, unsigned part,
+              bool jitLinked) {
   auto elsewhere = [&](const llvm::GlobalValue &gv) {
     auto it = plan.home.find(&gv);
     return it != plan.home.end() && it->second != part;
   };
   for (llvm::Function &f : m)
-    if (!f.isDeclaration() && elsewhere(f))
+    if (!f.isDeclaration() && elsewhere(f)) {
       f.deleteBody(); // external linkage
+      if (jitLinked)
+        f.setDSOLocal(false);
+    }
   for (llvm::GlobalVariable &g : m.globals())
     if (!g.isDeclaration() && elsewhere(g)) {
       g.setInitializer(nullptr);
       g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      if (jitLinked)
+        g.setDSOLocal(false);
     }
 }
 
@@ -348,7 +368,7 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
     module->setTargetTriple(tm->getTargetTriple());
   }
   unsigned threads = codegenThreads(options.threads);
-  Partition plan = planPartition(*module, threads);
+  Partition plan = planPartition(*module, threads, options.jitLinked);
 
   SmallVector<PartJob> jobs(plan.parts);
   {
@@ -366,6 +386,8 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
             auto it = plan.home.find(gv);
             return it != plan.home.end() && it->second == i;
           });
+      if (options.jitLinked)
+        referenceThroughGOT(*part, *module);
       llvm::raw_svector_ostream os(jobs[i].bitcode);
       llvm::WriteBitcodeToFile(*part, os);
       part.reset();
@@ -373,7 +395,7 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
           [&, i] { compileBitcode(jobs[i], machine, options); });
     }
     if (plan.parts > 1)
-      keepPart(*module, plan, plan.inPlace);
+      keepPart(*module, plan, plan.inPlace, options.jitLinked);
     auto ownStart = std::chrono::steady_clock::now();
     PartJob &own = jobs[plan.inPlace];
     (void)optimizeAndEmit(*module, machine, options, own.object, own.error);

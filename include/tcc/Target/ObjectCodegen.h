@@ -33,6 +33,10 @@ struct ObjectCodegenOptions {
   /// Threads (and at most as many parts); 0: TCC_COMPILE_THREADS if set,
   /// else the machine's cores.
   unsigned threads = 0;
+  /// The objects are linked by ORC's JIT rather than into one shared
+  /// library: symbols that cross parts keep default visibility and are
+  /// reached through the GOT (the JIT may load the parts far apart).
+  bool jitLinked = false;
 };
 
 /// The object files of `module` for `target`'s CPU (a cuda target: the
@@ -40,7 +44,7 @@ struct ObjectCodegenOptions {
 /// functions spread over the parts by size, with the local functions only
 /// one function calls kept beside it; small local constants are copied into
 /// every part, everything else is defined in one part and reached by name
-/// (hidden symbols). The objects together define what `module` did. Parts
+/// (hidden symbols in a library, through the GOT under the JIT). The objects together define what `module` did. Parts
 /// are compiled in contexts of their own, so `module` is consumed.
 FailureOr<llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>>
 compileToObjects(std::unique_ptr<llvm::Module> module, TargetAttr target,
