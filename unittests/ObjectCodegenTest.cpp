@@ -81,8 +81,9 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext &ctx) {
   llvm::GlobalVariable *tableVar = global("table", table);
   llvm::GlobalVariable *weightsVar = global("weights", weights);
   auto load = [&](llvm::GlobalVariable *var, llvm::Value *x, uint64_t n) {
-    llvm::Value *at = b.CreateGEP(var->getValueType(), var,
-                                  {b.getInt64(0), b.CreateURem(x, b.getInt64(n))});
+    llvm::Value *index = b.CreateURem(x, b.getInt64(n));
+    llvm::Value *at =
+        b.CreateGEP(var->getValueType(), var, {b.getInt64(0), index});
     return b.CreateLoad(i64, at);
   };
 

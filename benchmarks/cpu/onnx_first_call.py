@@ -67,7 +67,8 @@ def main():
         for _ in range(3):
             sess.run(None, feed)
         ort_ms = median_ms(lambda: sess.run(None, feed), args.calls)
-        print(f"{os.path.basename(path)}: compile and first call {first:.1f} s; "
+        print(f"{os.path.basename(path)}: "
+              f"compile and first call {first:.1f} s; "
               f"per call tcc {tcc_ms:.3f} ms, onnxruntime {ort_ms:.3f} ms "
               f"(ratio {tcc_ms / ort_ms:.2f}); max rel. error {err:.1e}")
 

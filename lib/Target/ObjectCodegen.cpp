@@ -1,4 +1,4 @@
-//===- ObjectCodegen.cpp - LLVM IR to object code, in parallel parts -*- C++ -*-===//
+//===- ObjectCodegen.cpp - LLVM IR to objects, in parallel parts -*- C++ -*-===//
 //
 // See include/tcc/Target/ObjectCodegen.h. The split follows LLVM's
 // SplitModule (externalize what crosses parts, CloneModule with a
@@ -357,7 +357,8 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
   auto start = std::chrono::steady_clock::now();
   // A cuda target's host code runs on this machine. The strings are read
   // here: the threads must not touch the MLIR context.
-  TargetAttr host = target.isCPU() ? target : getHostTarget(target.getContext());
+  TargetAttr host =
+      target.isCPU() ? target : getHostTarget(target.getContext());
   Machine machine{host.getArch().str(), host.getFeatures().str()};
   {
     std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(

@@ -1,4 +1,4 @@
-//===- ObjectCodegen.h - LLVM IR to object code, in parallel parts -*- C++ -*-===//
+//===- ObjectCodegen.h - LLVM IR to objects, in parallel parts -*- C++ -*-===//
 //
 // The last step of every CPU compile (the JIT's and tcc-compile's): LLVM's
 // optimization pipeline and machine code. A model's module has one entry
@@ -44,7 +44,8 @@ struct ObjectCodegenOptions {
 /// functions spread over the parts by size, with the local functions only
 /// one function calls kept beside it; small local constants are copied into
 /// every part, everything else is defined in one part and reached by name
-/// (hidden symbols in a library, through the GOT under the JIT). The objects together define what `module` did. Parts
+/// (hidden symbols in a library, through the GOT under the JIT). The
+/// objects together define what `module` did. Parts
 /// are compiled in contexts of their own, so `module` is consumed.
 FailureOr<llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>>
 compileToObjects(std::unique_ptr<llvm::Module> module, TargetAttr target,
