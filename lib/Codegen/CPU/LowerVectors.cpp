@@ -4,6 +4,7 @@
 #include "tcc/Target/Target.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -38,13 +39,19 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
     // chunks of at most kChunk lanes of the innermost row. Unrolled whole,
     // a [1, 2048] edge-row copy is 128 zmm loads and stores in a row, and a
     // dozen of them in one function kept LLVM's scheduler busy for seconds.
+    // So do copies of many short rows (a [400, 1] column of a
+    // concatenation): unrolled, each row is its own one-lane transfer, and
+    // a detector's anchor concatenations made 40k of them in one function.
     int64_t rowLength = src.getShape().back();
     if (!src.hasStaticShape() || src.getNumElements() > 4096 ||
-        (!ShapedType::isDynamic(rowLength) && rowLength > kChunk)) {
+        (!ShapedType::isDynamic(rowLength) && rowLength > kChunk) ||
+        (rowLength > 0 && src.getNumElements() / rowLength > kUnrolledRows)) {
       if (ShapedType::isDynamic(rowLength) || rowLength == 0 ||
           rowLength > 4096 || !innermostContiguous(src) ||
           !innermostContiguous(dst))
         return failure();
+      if (succeeded(copyFlat(op, src, dst, rewriter)))
+        return success();
       return copyByRows(op, src, rewriter);
     }
     if (src.getNumElements() == 0)
@@ -74,6 +81,28 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
 
   /// The widest vector a row copy moves at once: 16 zmm.
   static constexpr int64_t kChunk = 256;
+  /// The most rows a copy moves unrolled, without a loop.
+  static constexpr int64_t kUnrolledRows = 16;
+
+  /// A static copy between two dense row-major buffers of several dims is
+  /// a copy of one long row: [400, 1] moves as 400 lanes, not 400 rows.
+  LogicalResult copyFlat(memref::CopyOp op, MemRefType src, MemRefType dst,
+                         PatternRewriter &rewriter) const {
+    if (src.getRank() < 2 || !memref::isStaticShapeAndContiguousRowMajor(src) ||
+        !memref::isStaticShapeAndContiguousRowMajor(dst) ||
+        src.getNumElements() == 0)
+      return failure();
+    Location loc = op.getLoc();
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, src.getRank()));
+    Value from = memref::CollapseShapeOp::create(rewriter, loc, op.getSource(),
+                                                 ArrayRef{all});
+    Value to = memref::CollapseShapeOp::create(rewriter, loc, op.getTarget(),
+                                               ArrayRef{all});
+    auto flat = memref::CopyOp::create(rewriter, loc, from, to);
+    rewriter.eraseOp(op);
+    return copyByRows(flat, cast<MemRefType>(from.getType()), rewriter);
+  }
 
   LogicalResult copyByRows(memref::CopyOp op, MemRefType src,
                            PatternRewriter &rewriter) const {

@@ -31,7 +31,8 @@ func.func @long_row_copy(%a: memref<1x2048xf32, strided<[2048, 1], offset: 13107
 
 // -----
 
-// Rows of 1030: four 256-lane chunks, then the last 6 lanes, per row.
+// Rows of 1030 from a padded buffer: four 256-lane chunks, then the last
+// 6 lanes, per row.
 // CHECK-LABEL: func.func @ragged_rows_copy
 //   CHECK-DAG:   %[[C1024:.+]] = arith.constant 1024 : index
 //   CHECK-DAG:   %[[C256:.+]] = arith.constant 256 : index
@@ -41,8 +42,8 @@ func.func @long_row_copy(%a: memref<1x2048xf32, strided<[2048, 1], offset: 13107
 //       CHECK:     vector.transfer_read %{{.+}}[%[[R]], %[[C1024]]]{{.*}} vector<6xf32>
 //       CHECK:     vector.transfer_write {{.*}} vector<6xf32>
 //   CHECK-NOT:   vector<1030xf32>
-func.func @ragged_rows_copy(%a: memref<33x1030xf32>, %b: memref<33x1030xf32>) {
-  memref.copy %a, %b : memref<33x1030xf32> to memref<33x1030xf32>
+func.func @ragged_rows_copy(%a: memref<33x1030xf32, strided<[1040, 1]>>, %b: memref<33x1030xf32>) {
+  memref.copy %a, %b : memref<33x1030xf32, strided<[1040, 1]>> to memref<33x1030xf32>
   return
 }
 
@@ -65,5 +66,34 @@ func.func @dynamic_rows_copy(%a: memref<?x200xf32>, %b: memref<?x200xf32>) {
 //       CHECK:   memref.copy
 func.func @dynamic_columns_copy(%a: memref<4x?xf32>, %b: memref<4x?xf32>) {
   memref.copy %a, %b : memref<4x?xf32> to memref<4x?xf32>
+  return
+}
+
+// -----
+
+// A column of a concatenation (400 rows of one lane, into a strided
+// view): a loop over the rows, not 400 unrolled one-lane transfers.
+// CHECK-LABEL: func.func @column_copy
+//       CHECK:   scf.for
+//       CHECK:     vector.transfer_read {{.*}} vector<1xf32>
+//       CHECK:     vector.transfer_write {{.*}} vector<1xf32>
+//   CHECK-NOT:   vector<400x1xf32>
+func.func @column_copy(%a: memref<400x1xf32>, %b: memref<400x1xf32, strided<[12, 1], offset: 2>>) {
+  memref.copy %a, %b : memref<400x1xf32> to memref<400x1xf32, strided<[12, 1], offset: 2>>
+  return
+}
+
+// -----
+
+// Many short rows between dense buffers: one flat row of 400 lanes in
+// 256-lane chunks, then the last 144.
+// CHECK-LABEL: func.func @dense_short_rows_copy
+//       CHECK:   memref.collapse_shape {{.*}} into memref<400xf32>
+//       CHECK:   memref.collapse_shape {{.*}} into memref<400xf32>
+//       CHECK:   vector.transfer_read {{.*}} vector<256xf32>
+//       CHECK:   vector.transfer_read {{.*}} vector<144xf32>
+//   CHECK-NOT:   vector<100x4xf32>
+func.func @dense_short_rows_copy(%a: memref<100x4xf32>, %b: memref<100x4xf32>) {
+  memref.copy %a, %b : memref<100x4xf32> to memref<100x4xf32>
   return
 }
