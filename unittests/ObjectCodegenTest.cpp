@@ -202,6 +202,44 @@ TEST_P(ObjectCodegenTest, PartsLinkAndCompute) {
 INSTANTIATE_TEST_SUITE_P(Threads, ObjectCodegenTest,
                          ::testing::Values(1u, 2u, 3u, 8u));
 
+// Parts holding a function above fastCodegenInstructions get the fast
+// machine passes, the others the full ones; together they still compute
+// the module's value.
+TEST(ObjectCodegen, LargeFunctionsGetFastMachineCode) {
+  MLIRContext mlirContext;
+  mlirContext.loadDialect<tcc::TCCDialect>();
+  llvm::LLVMContext ctx;
+  tcc::ObjectCodegenReport report;
+  tcc::ObjectCodegenOptions options;
+  options.threads = 8;
+  options.jitLinked = true;
+  options.fastCodegenInstructions = 3 * kChain; // the kernels: 4 per link
+  options.report = &report;
+  std::string error;
+  auto objects = tcc::compileToObjects(buildModule(ctx),
+                                       tcc::getHostTarget(&mlirContext),
+                                       options, error);
+  ASSERT_TRUE(succeeded(objects)) << error;
+  ASSERT_EQ(report.fastCodegen.size(), objects->size());
+  // Eight parts: one per kernel, two for the entry, @shared and weights.
+  EXPECT_EQ(llvm::count(report.fastCodegen, true), kKernels);
+  EXPECT_EQ(llvm::count(report.fastCodegen, false), 8 - kKernels);
+
+  uint64_t expected = 0;
+  for (int k = 0; k < kKernels; ++k)
+    expected += kernelHere(k, 777);
+  EXPECT_EQ(runEntry(std::move(*objects), 777), expected);
+
+  // 0 turns it off.
+  options.fastCodegenInstructions = 0;
+  llvm::LLVMContext ctx2;
+  objects = tcc::compileToObjects(buildModule(ctx2),
+                                  tcc::getHostTarget(&mlirContext), options,
+                                  error);
+  ASSERT_TRUE(succeeded(objects)) << error;
+  EXPECT_EQ(llvm::count(report.fastCodegen, true), 0);
+}
+
 TEST(ObjectCodegen, SmallModuleStaysWhole) {
   MLIRContext mlirContext;
   mlirContext.loadDialect<tcc::TCCDialect>();

@@ -109,6 +109,8 @@ struct Partition {
   uint64_t instructions = 0;
   /// Each part's cost (instructions, and weights by their bytes).
   SmallVector<uint64_t> load;
+  /// Each part's largest function, in instructions.
+  SmallVector<uint64_t> largestFunction;
 };
 
 /// Union-find over definitions, by pointer.
@@ -129,8 +131,13 @@ struct Clusters {
 
 Partition planPartition(llvm::Module &m, unsigned maxParts, bool jitLinked) {
   Partition plan;
-  for (const llvm::Function &f : m)
+  uint64_t largest = 0;
+  for (const llvm::Function &f : m) {
     plan.instructions += instructionCount(f);
+    largest = std::max(largest, instructionCount(f));
+  }
+  plan.load = {plan.instructions};
+  plan.largestFunction = {largest};
   if (maxParts < 2 || plan.instructions < kMinSplitInstructions ||
       !splittable(m))
     return plan;
@@ -209,8 +216,14 @@ Partition planPartition(llvm::Module &m, unsigned maxParts, bool jitLinked) {
   plan.parts = parts;
   plan.load = load;
   plan.inPlace = std::max_element(data.begin(), data.end()) - data.begin();
-  for (llvm::GlobalValue *gv : definitions)
-    plan.home[gv] = rootHome.lookup(clusters.find(gv));
+  plan.largestFunction.assign(parts, 0);
+  for (llvm::GlobalValue *gv : definitions) {
+    unsigned home = rootHome.lookup(clusters.find(gv));
+    plan.home[gv] = home;
+    if (auto *f = dyn_cast<llvm::Function>(gv))
+      plan.largestFunction[home] =
+          std::max(plan.largestFunction[home], instructionCount(*f));
+  }
 
   // What is used across parts becomes a hidden external symbol.
   for (llvm::GlobalValue *gv : definitions) {
@@ -277,10 +290,11 @@ struct Machine {
 /// O`optLevel` and machine code for one part; `seconds` says how long.
 LogicalResult optimizeAndEmit(llvm::Module &m, const Machine &machine,
                               const ObjectCodegenOptions &options,
+                              llvm::CodeGenOptLevel codegenLevel,
                               SmallVectorImpl<char> &object,
                               std::string &error) {
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(
-      machine.cpu, machine.features, options.codegenLevel, error);
+      machine.cpu, machine.features, codegenLevel, error);
   if (!tm)
     return failure();
   m.setDataLayout(tm->createDataLayout());
@@ -303,6 +317,7 @@ LogicalResult optimizeAndEmit(llvm::Module &m, const Machine &machine,
 
 /// One part's work, done on a thread of the pool.
 struct PartJob {
+  llvm::CodeGenOptLevel codegenLevel;
   SmallVector<char, 0> bitcode;
   SmallVector<char, 0> object;
   std::string error;
@@ -322,7 +337,8 @@ void compileBitcode(PartJob &job, const Machine &machine,
     return;
   }
   job.bitcode = {};
-  (void)optimizeAndEmit(**m, machine, options, job.object, job.error);
+  (void)optimizeAndEmit(**m, machine, options, job.codegenLevel, job.object,
+                        job.error);
   job.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -372,6 +388,11 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
   Partition plan = planPartition(*module, threads, options.jitLinked);
 
   SmallVector<PartJob> jobs(plan.parts);
+  for (auto [job, largest] : llvm::zip_equal(jobs, plan.largestFunction))
+    job.codegenLevel = options.fastCodegenInstructions &&
+                               largest > options.fastCodegenInstructions
+                           ? llvm::CodeGenOptLevel::None
+                           : options.codegenLevel;
   {
     // The pool runs the other parts while this thread compiles its own.
     llvm::DefaultThreadPool pool(
@@ -399,7 +420,8 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
       keepPart(*module, plan, plan.inPlace, options.jitLinked);
     auto ownStart = std::chrono::steady_clock::now();
     PartJob &own = jobs[plan.inPlace];
-    (void)optimizeAndEmit(*module, machine, options, own.object, own.error);
+    (void)optimizeAndEmit(*module, machine, options, own.codegenLevel,
+                          own.object, own.error);
     own.seconds = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - ownStart)
                       .count();
@@ -426,10 +448,22 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count(),
         plan.parts, plan.instructions, std::min(threads, plan.parts), slowest);
-    for (unsigned i = 0; i < plan.load.size(); ++i)
+    for (unsigned i = 0; i < plan.parts; ++i)
       llvm::errs() << llvm::formatv(
-          "tcc-timing:   part {0}: cost {1}, {2:f2} s\n", i, plan.load[i],
-          jobs[i].seconds);
+          "tcc-timing:   part {0}: cost {1}, {2:f2} s{3}\n", i, plan.load[i],
+          jobs[i].seconds,
+          jobs[i].codegenLevel == options.codegenLevel
+              ? std::string()
+              : llvm::formatv(" (fast machine code: a function of {0} "
+                              "instructions)",
+                              plan.largestFunction[i])
+                    .str());
+  }
+  if (options.report) {
+    options.report->fastCodegen.clear();
+    for (const PartJob &job : jobs)
+      options.report->fastCodegen.push_back(job.codegenLevel !=
+                                            options.codegenLevel);
   }
   return objects;
 }

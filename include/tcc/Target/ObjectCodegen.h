@@ -26,6 +26,13 @@ class Module;
 
 namespace mlir::tcc {
 
+/// What compileToObjects did, for tests and reports.
+struct ObjectCodegenReport {
+  /// Per part: whether its machine code was generated at
+  /// CodeGenOptLevel::None (see fastCodegenInstructions).
+  llvm::SmallVector<bool> fastCodegen;
+};
+
 struct ObjectCodegenOptions {
   /// LLVM's IR pipeline: 0 to 3 (O0 to O3).
   unsigned optLevel = 3;
@@ -37,6 +44,17 @@ struct ObjectCodegenOptions {
   /// library: symbols that cross parts keep default visibility and are
   /// reached through the GOT (the JIT may load the parts far apart).
   bool jitLinked = false;
+  /// A part holding a function of more instructions than this (before
+  /// optimization) gets its machine code at CodeGenOptLevel::None: the
+  /// optimizer's O`optLevel` still runs, but instruction selection,
+  /// scheduling and register allocation are the fast ones. Such a function
+  /// is an entry of straight-line glue (a detector's: 39k instructions of
+  /// descriptors, library calls and small loops) where the full machine
+  /// passes grow faster than its size and took 9-13 s of a 13-16 s
+  /// compile, for no measurable gain per call. 0: never.
+  uint64_t fastCodegenInstructions = 16384;
+  /// Filled in when set.
+  ObjectCodegenReport *report = nullptr;
 };
 
 /// The object files of `module` for `target`'s CPU (a cuda target: the
