@@ -718,3 +718,69 @@ func.func @transpose_splat(%x: tensor<3x4xf32>) -> (tensor<4x3xf32>, tensor<4x3x
   %2 = tcc.transpose %x {permutation = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
   return %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// -----
+
+// An exporter's LSTM gate reordering (ifgo -> iofc) undone by the
+// importer's (iofc -> ifgo): slices of a concatenation are its inputs, and
+// consecutive slices covering a value are the value. The weight is used as
+// it is, not copied gate by gate on every call.
+// CHECK-LABEL: func.func @gate_reorder_undone
+//  CHECK-SAME:   (%[[W:.+]]: tensor<512x256xf32>)
+//   CHECK-NOT:   tcc.slice
+//   CHECK-NOT:   tcc.concat
+//       CHECK:   return %[[W]]
+func.func @gate_reorder_undone(%w: tensor<512x256xf32>) -> tensor<512x256xf32> {
+  %i = tcc.slice %w {starts = array<i64: 0, 0>, ends = array<i64: 128, 9223372036854775807>, steps = array<i64: 1, 1>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %f = tcc.slice %w {starts = array<i64: 128, 0>, ends = array<i64: 256, 9223372036854775807>, steps = array<i64: 1, 1>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %g = tcc.slice %w {starts = array<i64: 256, 0>, ends = array<i64: 384, 9223372036854775807>, steps = array<i64: 1, 1>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %o = tcc.slice %w {starts = array<i64: 384, 0>, ends = array<i64: 512, 9223372036854775807>, steps = array<i64: 1, 1>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %iofc = tcc.concat %i, %o, %f, %g {axis = 0 : i64} : (tensor<128x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>) -> tensor<512x256xf32>
+  %i2 = tcc.slice %iofc {starts = array<i64: 0, 0>, ends = array<i64: 128, 9223372036854775807>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %o2 = tcc.slice %iofc {starts = array<i64: 128, 0>, ends = array<i64: 256, 9223372036854775807>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %f2 = tcc.slice %iofc {starts = array<i64: 256, 0>, ends = array<i64: 384, 9223372036854775807>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %g2 = tcc.slice %iofc {starts = array<i64: 384, 0>, ends = array<i64: 512, 9223372036854775807>} : (tensor<512x256xf32>) -> tensor<128x256xf32>
+  %ifgo = tcc.concat %i2, %f2, %g2, %o2 {axis = 0 : i64} : (tensor<128x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>) -> tensor<512x256xf32>
+  return %ifgo : tensor<512x256xf32>
+}
+
+// -----
+
+// The same along a dim after a dynamic batch dim, with negative bounds.
+// CHECK-LABEL: func.func @halves_rejoined_dynamic
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x8xf32>)
+//   CHECK-NOT:   tcc.concat
+//       CHECK:   return %[[X]]
+func.func @halves_rejoined_dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %a = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 9223372036854775807, 4>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  %b = tcc.slice %x {starts = array<i64: 0, -4>, ends = array<i64: 9223372036854775807, 8>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  %c = tcc.concat %a, %b {axis = 1 : i64} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>
+  return %c : tensor<?x8xf32>
+}
+
+// -----
+
+// Not folded: the slices are out of order, or do not cover the value, or
+// take every other row, or only part of another dim; a slice that spans
+// two inputs of a concatenation stays a slice.
+// CHECK-LABEL: func.func @slices_kept
+//       CHECK-COUNT-5: tcc.concat
+//       CHECK:   tcc.slice %{{.+}} {ends = array<i64: 6, 9223372036854775807>, starts = array<i64: 2, 0>}
+func.func @slices_kept(%x: tensor<8x4xf32>, %y: tensor<4x4xf32>) -> (tensor<8x4xf32>, tensor<4x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4x4xf32>) {
+  %lo = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 4, 4>} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  %hi = tcc.slice %x {starts = array<i64: 4, 0>, ends = array<i64: 8, 4>} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  %swapped = tcc.concat %hi, %lo {axis = 0 : i64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %a = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 2, 4>} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %b = tcc.slice %x {starts = array<i64: 2, 0>, ends = array<i64: 4, 4>} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %part = tcc.concat %a, %b {axis = 0 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  %even = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 8, 4>, steps = array<i64: 2, 1>} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  %odd = tcc.slice %x {starts = array<i64: 1, 0>, ends = array<i64: 8, 4>, steps = array<i64: 2, 1>} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  %interleaved = tcc.concat %even, %odd {axis = 0 : i64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %l = tcc.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 4, 2>} : (tensor<8x4xf32>) -> tensor<4x2xf32>
+  %r = tcc.slice %x {starts = array<i64: 4, 0>, ends = array<i64: 8, 2>} : (tensor<8x4xf32>) -> tensor<4x2xf32>
+  %narrow = tcc.concat %l, %r, %l, %r {axis = 1 : i64} : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  %wide = tcc.reshape %narrow : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %yy = tcc.concat %y, %y {axis = 0 : i64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %mid = tcc.slice %yy {starts = array<i64: 2, 0>, ends = array<i64: 6, 9223372036854775807>} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %swapped, %part, %interleaved, %wide, %mid : tensor<8x4xf32>, tensor<4x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4x4xf32>
+}

@@ -1493,9 +1493,31 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 TCC_COMPATIBLE_RETURN_TYPES(ConcatOp)
 LogicalResult ConcatOp::verify() { return success(); }
 
+static std::optional<std::pair<int64_t, int64_t>>
+sliceRangeAlong(SliceOp slice, int64_t axis);
+
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
+  // Consecutive slices of one value that cover it along the axis: the value
+  // (an exporter's gate reordering undone by the importer's).
+  int64_t rank = getType().getRank();
+  int64_t along = getAxis() < 0 ? getAxis() + rank : getAxis();
+  if (auto first = getInputs()[0].getDefiningOp<SliceOp>();
+      first && first.getX().getType() == getType()) {
+    int64_t next = 0;
+    for (Value input : getInputs()) {
+      auto slice = input.getDefiningOp<SliceOp>();
+      std::optional<std::pair<int64_t, int64_t>> range =
+          slice && slice.getX() == first.getX() ? sliceRangeAlong(slice, along)
+                                                : std::nullopt;
+      if (!range || range->first != next)
+        break;
+      next += range->second;
+    }
+    if (next == getType().getDimSize(along))
+      return first.getX();
+  }
   // Constants (packed weights of a horizontal merge): one constant. Elements
   // are copied in row-major order, a block of each input per outer index.
   auto type = cast<RankedTensorType>(getType());
@@ -1589,7 +1611,49 @@ SmallVector<int64_t> SliceOp::getStepsOrDefault() {
   return SmallVector<int64_t>(getX().getType().getRank(), 1);
 }
 
+/// `slice`'s {start, size} along `axis` when it takes every element of
+/// the other dims, one step at a time along `axis` (a static dim there).
+static std::optional<std::pair<int64_t, int64_t>>
+sliceRangeAlong(SliceOp slice, int64_t axis) {
+  RankedTensorType type = slice.getX().getType();
+  SmallVector<int64_t> steps = slice.getStepsOrDefault();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (steps[d] != 1)
+      return std::nullopt;
+    if (d == axis)
+      continue;
+    int64_t dim = type.getDimSize(d), end = slice.getEnds()[d];
+    bool toTheEnd = end == std::numeric_limits<int64_t>::max() ||
+                    (!ShapedType::isDynamic(dim) && end >= dim);
+    if (slice.getStarts()[d] != 0 || !toTheEnd)
+      return std::nullopt;
+  }
+  int64_t dim = type.getDimSize(axis);
+  if (ShapedType::isDynamic(dim))
+    return std::nullopt;
+  return sliceRange(dim, slice.getStarts()[axis], slice.getEnds()[axis], 1);
+}
+
 OpFoldResult SliceOp::fold(FoldAdaptor) {
+  // A slice of a concatenation that is one of its inputs: that input.
+  if (auto concat = getX().getDefiningOp<ConcatOp>()) {
+    int64_t rank = getType().getRank();
+    int64_t axis = concat.getAxis() < 0 ? concat.getAxis() + rank
+                                        : concat.getAxis();
+    if (std::optional<std::pair<int64_t, int64_t>> range =
+            sliceRangeAlong(*this, axis)) {
+      int64_t offset = 0;
+      for (Value input : concat.getInputs()) {
+        int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(axis);
+        if (ShapedType::isDynamic(size))
+          break;
+        if (offset == range->first && size == range->second &&
+            input.getType() == getType())
+          return input;
+        offset += size;
+      }
+    }
+  }
   auto type = getX().getType();
   if (!type.hasStaticShape() || type != getType())
     return {};
