@@ -218,6 +218,46 @@ void lowerReductionIgnoringNaN(RewriterBase &rewriter,
   rewriter.replaceOp(op, max);
 }
 
+/// Whether `v`'s innermost elements lie apart in memory once bufferized:
+/// a slice with a step in its last dim or one element of each row (a
+/// column of [N, 4]), seen through reshapes. Read as one vector, such an
+/// operand becomes an element-by-element loop into a vector as long as the
+/// op. (A tile of rows, [K, 32] of [K, N], reads each row contiguously.)
+bool readsStridedSlice(Value v) {
+  while (true) {
+    // A group's input: what the group was given.
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
+      if (!group || arg.getArgNumber() >= group->getNumOperands())
+        return false;
+      v = group->getOperand(arg.getArgNumber());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(def);
+    if (!slice)
+      return false;
+    RankedTensorType source = slice.getSourceType();
+    if (source.getRank() == 0)
+      return false;
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    ArrayRef<int64_t> strides = slice.getStaticStrides();
+    int64_t last = source.getRank() - 1;
+    return strides[last] != 1 ||
+           (sizes[last] == 1 && source.getDimSize(last) != 1);
+  }
+}
+
+/// The most elements an op reading a strided slice is vectorized whole
+/// with: the copy loop VectorToSCF makes of such a read carries the whole
+/// vector, and LLVM took minutes to allocate registers for a vector<3234>
+/// loop (a detector's box decoding through torch.compile: 166 s).
+constexpr int64_t kMaxStridedWholeVectorElements = 256;
+
 /// Vectorizes `op` when its shape is static and small enough for registers
 /// and cache; larger or dynamic ops (edge tiles) stay scalar loops.
 void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
@@ -232,6 +272,9 @@ void vectorizeIfProfitable(RewriterBase &rewriter, linalg::LinalgOp op) {
   for (int64_t r : op.getStaticLoopRanges())
     elements *= r;
   if (elements == 0 || elements > kMaxWholeVectorElements)
+    return;
+  if (elements > kMaxStridedWholeVectorElements &&
+      llvm::any_of(op.getDpsInputs(), readsStridedSlice))
     return;
   // Lowering unrolls a vector into one 1-D vector per row of each
   // operand's innermost dim: a high-rank op with a short innermost dim
