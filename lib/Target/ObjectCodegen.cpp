@@ -133,8 +133,9 @@ Partition planPartition(llvm::Module &m, unsigned maxParts, bool jitLinked) {
   Partition plan;
   uint64_t largest = 0;
   for (const llvm::Function &f : m) {
-    plan.instructions += instructionCount(f);
-    largest = std::max(largest, instructionCount(f));
+    uint64_t n = instructionCount(f);
+    plan.instructions += n;
+    largest = std::max(largest, n);
   }
   plan.load = {plan.instructions};
   plan.largestFunction = {largest};

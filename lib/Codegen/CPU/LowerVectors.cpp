@@ -50,9 +50,10 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
           rowLength > 4096 || !innermostContiguous(src) ||
           !innermostContiguous(dst))
         return failure();
-      if (succeeded(copyFlat(op, src, dst, rewriter)))
-        return success();
-      return copyByRows(op, src, rewriter);
+      if (!copyFlat(op, src, dst, rewriter))
+        copyRows(rewriter, op.getLoc(), op.getSource(), op.getTarget(), src);
+      rewriter.eraseOp(op);
+      return success();
     }
     if (src.getNumElements() == 0)
       return failure();
@@ -86,12 +87,13 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
 
   /// A static copy between two dense row-major buffers of several dims is
   /// a copy of one long row: [400, 1] moves as 400 lanes, not 400 rows.
-  LogicalResult copyFlat(memref::CopyOp op, MemRefType src, MemRefType dst,
-                         PatternRewriter &rewriter) const {
+  /// Whether it was one (and is now copied).
+  bool copyFlat(memref::CopyOp op, MemRefType src, MemRefType dst,
+                PatternRewriter &rewriter) const {
     if (src.getRank() < 2 || !memref::isStaticShapeAndContiguousRowMajor(src) ||
         !memref::isStaticShapeAndContiguousRowMajor(dst) ||
         src.getNumElements() == 0)
-      return failure();
+      return false;
     Location loc = op.getLoc();
     ReassociationIndices all =
         llvm::to_vector(llvm::seq<int64_t>(0, src.getRank()));
@@ -99,21 +101,21 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
                                                  ArrayRef{all});
     Value to = memref::CollapseShapeOp::create(rewriter, loc, op.getTarget(),
                                                ArrayRef{all});
-    auto flat = memref::CopyOp::create(rewriter, loc, from, to);
-    rewriter.eraseOp(op);
-    return copyByRows(flat, cast<MemRefType>(from.getType()), rewriter);
+    copyRows(rewriter, loc, from, to, cast<MemRefType>(from.getType()));
+    return true;
   }
 
-  LogicalResult copyByRows(memref::CopyOp op, MemRefType src,
-                           PatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
+  /// `source` (of type `src`) into `target`: a loop over the outer dims,
+  /// each row in chunks of at most kChunk lanes.
+  void copyRows(PatternRewriter &rewriter, Location loc, Value source,
+                Value target, MemRefType src) const {
     int64_t rank = src.getRank();
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     SmallVector<Value> ivs;
     OpBuilder::InsertionGuard guard(rewriter);
     for (int64_t d = 0; d + 1 < rank; ++d) {
-      Value ub = memref::DimOp::create(rewriter, loc, op.getSource(), d);
+      Value ub = memref::DimOp::create(rewriter, loc, source, d);
       auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
       ivs.push_back(loop.getInductionVar());
       rewriter.setInsertionPointToStart(loop.getBody());
@@ -125,10 +127,10 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
       at.push_back(column);
       auto vecType = VectorType::get({lanes}, src.getElementType());
       Value v = vector::TransferReadOp::create(
-          rewriter, loc, vecType, op.getSource(), at, /*padding=*/std::nullopt,
-          map, ArrayRef<bool>(inBounds));
-      vector::TransferWriteOp::create(rewriter, loc, v, op.getTarget(), at,
-                                      map, ArrayRef<bool>(inBounds));
+          rewriter, loc, vecType, source, at, /*padding=*/std::nullopt, map,
+          ArrayRef<bool>(inBounds));
+      vector::TransferWriteOp::create(rewriter, loc, v, target, at, map,
+                                      ArrayRef<bool>(inBounds));
     };
     // A row of up to kChunk lanes moves whole; a longer one in a loop over
     // kChunk-lane chunks, then its remainder.
@@ -150,8 +152,6 @@ struct VectorizeSmallCopy : OpRewritePattern<memref::CopyOp> {
         copyLanes(arith::ConstantIndexOp::create(rewriter, loc, whole),
                   rowLength - whole);
     }
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 

@@ -1493,8 +1493,41 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 TCC_COMPATIBLE_RETURN_TYPES(ConcatOp)
 LogicalResult ConcatOp::verify() { return success(); }
 
+/// Clamped Python slice bounds on a static dim: {start, size}.
+static std::pair<int64_t, int64_t> sliceRange(int64_t dim, int64_t start,
+                                              int64_t end, int64_t step) {
+  auto clampIdx = [&](int64_t v) {
+    if (v < 0)
+      v = v < -dim ? 0 : v + dim;
+    return std::min(v, dim);
+  };
+  int64_t s = clampIdx(start), e = clampIdx(end);
+  int64_t size = e > s ? (e - s + step - 1) / step : 0;
+  return {s, size};
+}
+
+/// `slice`'s {start, size} along `axis` when it takes every element of
+/// the other dims, one step at a time along `axis` (a static dim there).
 static std::optional<std::pair<int64_t, int64_t>>
-sliceRangeAlong(SliceOp slice, int64_t axis);
+sliceRangeAlong(SliceOp slice, int64_t axis) {
+  RankedTensorType type = slice.getX().getType();
+  SmallVector<int64_t> steps = slice.getStepsOrDefault();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (steps[d] != 1)
+      return std::nullopt;
+    if (d == axis)
+      continue;
+    int64_t dim = type.getDimSize(d), end = slice.getEnds()[d];
+    bool toTheEnd = end == std::numeric_limits<int64_t>::max() ||
+                    (!ShapedType::isDynamic(dim) && end >= dim);
+    if (slice.getStarts()[d] != 0 || !toTheEnd)
+      return std::nullopt;
+  }
+  int64_t dim = type.getDimSize(axis);
+  if (ShapedType::isDynamic(dim))
+    return std::nullopt;
+  return sliceRange(dim, slice.getStarts()[axis], slice.getEnds()[axis], 1);
+}
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
@@ -1555,19 +1588,6 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, values);
 }
 
-/// Clamped Python slice bounds on a static dim: {start, size}.
-static std::pair<int64_t, int64_t> sliceRange(int64_t dim, int64_t start,
-                                              int64_t end, int64_t step) {
-  auto clampIdx = [&](int64_t v) {
-    if (v < 0)
-      v = v < -dim ? 0 : v + dim;
-    return std::min(v, dim);
-  };
-  int64_t s = clampIdx(start), e = clampIdx(end);
-  int64_t size = e > s ? (e - s + step - 1) / step : 0;
-  return {s, size};
-}
-
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,
                                         Adaptor ad,
@@ -1609,29 +1629,6 @@ SmallVector<int64_t> SliceOp::getStepsOrDefault() {
   if (auto s = getSteps())
     return SmallVector<int64_t>(*s);
   return SmallVector<int64_t>(getX().getType().getRank(), 1);
-}
-
-/// `slice`'s {start, size} along `axis` when it takes every element of
-/// the other dims, one step at a time along `axis` (a static dim there).
-static std::optional<std::pair<int64_t, int64_t>>
-sliceRangeAlong(SliceOp slice, int64_t axis) {
-  RankedTensorType type = slice.getX().getType();
-  SmallVector<int64_t> steps = slice.getStepsOrDefault();
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (steps[d] != 1)
-      return std::nullopt;
-    if (d == axis)
-      continue;
-    int64_t dim = type.getDimSize(d), end = slice.getEnds()[d];
-    bool toTheEnd = end == std::numeric_limits<int64_t>::max() ||
-                    (!ShapedType::isDynamic(dim) && end >= dim);
-    if (slice.getStarts()[d] != 0 || !toTheEnd)
-      return std::nullopt;
-  }
-  int64_t dim = type.getDimSize(axis);
-  if (ShapedType::isDynamic(dim))
-    return std::nullopt;
-  return sliceRange(dim, slice.getStarts()[axis], slice.getEnds()[axis], 1);
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
