@@ -70,6 +70,16 @@ void collectUsers(const llvm::Value *value, GlobalSet &users) {
   }
 }
 
+/// Whether some call names `f` as its callee (LLVM may then inline it);
+/// a function only passed by address (an OpenMP region's outlined body,
+/// handed to the runtime's fork call) is compiled on its own.
+bool calledDirectly(const llvm::Function &f) {
+  return llvm::any_of(f.uses(), [](const llvm::Use &use) {
+    auto *call = dyn_cast<llvm::CallBase>(use.getUser());
+    return call && call->isCallee(&use);
+  });
+}
+
 /// Whether `c` refers to a global (then a copy would need it in every part).
 bool refersToGlobals(const llvm::Constant *c) {
   if (isa<llvm::GlobalValue>(c))
@@ -158,15 +168,17 @@ Partition planPartition(llvm::Module &m, unsigned maxParts, bool jitLinked) {
       definitions.push_back(&g);
 
   // A function LLVM may inline goes with its callers (the entry with its C
-  // interface, bufferization's dealloc helper, OpenMP's outlined bodies);
-  // the outlined kernels, kept from inlining, are what there is to spread.
+  // interface, bufferization's dealloc helper); the outlined kernels, kept
+  // from inlining, and OpenMP's outlined bodies, only passed by address,
+  // are what there is to spread.
   // A local global only one definition reads goes with it.
   Clusters clusters;
   for (llvm::GlobalValue *gv : definitions)
     clusters.parent[gv] = gv;
   for (llvm::GlobalValue *gv : definitions) {
     auto *f = dyn_cast<llvm::Function>(gv);
-    if (f && f->hasFnAttribute(llvm::Attribute::NoInline))
+    if (f && (f->hasFnAttribute(llvm::Attribute::NoInline) ||
+              !calledDirectly(*f)))
       continue;
     if (!f && !gv->hasLocalLinkage())
       continue;
@@ -451,14 +463,12 @@ mlir::tcc::compileToObjects(std::unique_ptr<llvm::Module> module,
         plan.parts, plan.instructions, std::min(threads, plan.parts), slowest);
     for (unsigned i = 0; i < plan.parts; ++i)
       llvm::errs() << llvm::formatv(
-          "tcc-timing:   part {0}: cost {1}, {2:f2} s{3}\n", i, plan.load[i],
-          jobs[i].seconds,
+          "tcc-timing:   part {0}: cost {1}, largest function {2}, "
+          "{3:f2} s{4}\n",
+          i, plan.load[i], plan.largestFunction[i], jobs[i].seconds,
           jobs[i].codegenLevel == options.codegenLevel
-              ? std::string()
-              : llvm::formatv(" (fast machine code: a function of {0} "
-                              "instructions)",
-                              plan.largestFunction[i])
-                    .str());
+              ? ""
+              : " (fast machine code)");
   }
   if (options.report) {
     options.report->fastCodegen.clear();

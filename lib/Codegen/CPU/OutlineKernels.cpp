@@ -33,17 +33,31 @@ int64_t countOps(Operation *op) {
   return n;
 }
 
+/// Whether `op` holds an operation `pred` accepts.
+template <typename Pred>
+bool holds(Operation *op, Pred pred) {
+  return op
+      ->walk([&](Operation *inner) {
+        return pred(inner) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// A group's tiles: a nest with vector code or a parallel tile loop (not
 /// the scalar loops of bufferization's deallocation helper, whose inlining
-/// lets LLVM drop the small allocations it reads).
-bool isGroupNest(Operation *op) {
-  WalkResult found = op->walk([](Operation *inner) {
-    if (inner->hasAttr(tcc::kParallelLoopAttr) ||
-        isa<vector::VectorDialect>(inner->getDialect()))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found.wasInterrupted();
+/// lets LLVM drop the small allocations it reads). A parallel one is
+/// outlined whatever its size: it becomes an OpenMP region, a function of
+/// its own to LLVM anyway, and a relayout's few ops (a loop of
+/// memref.copy) grow into a thousand instructions of vector moves, once
+/// per block of a transformer unless the copies are merged.
+bool outlinedNest(Operation *op, int64_t minOps) {
+  if (holds(op, [](Operation *inner) {
+        return inner->hasAttr(tcc::kParallelLoopAttr);
+      }))
+    return true;
+  return countOps(op) >= minOps && holds(op, [](Operation *inner) {
+           return isa<vector::VectorDialect>(inner->getDialect());
+         });
 }
 
 /// A constant the kernel can make itself (cloned in rather than passed,
@@ -69,7 +83,7 @@ struct OutlineKernelsPass
       for (Block &block : func.getBody())
         for (Operation &op : block)
           if (isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(op) &&
-              countOps(&op) >= minOps && isGroupNest(&op))
+              outlinedNest(&op, minOps))
             nests.push_back(&op);
       // The kernels follow their function, in the order of their nests.
       Operation *after = func;

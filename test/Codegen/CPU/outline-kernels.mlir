@@ -25,10 +25,9 @@
 //       NODEDUP:   call @blocks_kernel(
 //       NODEDUP:   call @blocks_kernel_0(
 //       NODEDUP:   call @blocks_kernel_1(
-// Nests smaller than min-ops stay where they are.
+// Parallel nests are outlined whatever their size.
 // LARGE-LABEL: func.func @blocks
-//   LARGE-NOT:   call
-//       LARGE:   scf.for
+//       LARGE:   call @blocks_kernel(
 func.func @blocks(%x: memref<64x128xf32>, %y: memref<64x128xf32>, %z: memref<64x128xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -74,6 +73,10 @@ func.func @blocks(%x: memref<64x128xf32>, %y: memref<64x128xf32>, %z: memref<64x
 //       CHECK: func.func private @dynamic_sum_kernel(%{{.+}}: index, %{{.+}}: memref<?xf32>) -> vector<16xf32> attributes {passthrough = ["noinline"]}
 //       CHECK:   %[[R:.+]] = scf.for
 //       CHECK:   return %[[R]] : vector<16xf32>
+// Other nests smaller than min-ops stay where they are.
+// LARGE-LABEL: func.func @dynamic_sum
+//   LARGE-NOT:   call
+//       LARGE:   scf.for
 func.func @dynamic_sum(%x: memref<?xf32>, %n: index) -> vector<16xf32> {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
@@ -110,4 +113,38 @@ func.func private @scalar_helper(%x: memref<?xindex>, %n: index) -> index {
     scf.yield %e : index
   }
   return %s : index
+}
+
+// -----
+
+// A relayout: a parallel loop of row copies, far below min-ops, is
+// outlined all the same, and a second block's copy calls the same kernel.
+// CHECK-LABEL: func.func @relayouts
+//  CHECK-SAME:   (%[[X:.+]]: memref<17x?x768xf32>, %[[Y:.+]]: memref<?x17x768xf32>, %[[Z:.+]]: memref<?x17x768xf32>, %[[N:.+]]: index)
+//       CHECK:   call @relayouts_kernel(%[[N]], %[[Y]], %[[X]])
+//       CHECK:   call @relayouts_kernel(%[[N]], %[[Z]], %[[X]])
+//   CHECK-NOT:   scf.for
+//       CHECK: func.func private @relayouts_kernel(
+//       CHECK:   memref.copy
+//   CHECK-NOT: func.func private @relayouts_kernel_0
+func.func @relayouts(%x: memref<17x?x768xf32>, %y: memref<?x17x768xf32>,
+                     %z: memref<?x17x768xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c17 = arith.constant 17 : index
+  scf.for %i = %c0 to %c17 step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      %from = memref.subview %y[%j, %i, 0] [1, 1, 768] [1, 1, 1] : memref<?x17x768xf32> to memref<1x1x768xf32, strided<[13056, 768, 1], offset: ?>>
+      %to = memref.subview %x[%i, %j, 0] [1, 1, 768] [1, 1, 1] : memref<17x?x768xf32> to memref<1x1x768xf32, strided<[?, 768, 1], offset: ?>>
+      memref.copy %from, %to : memref<1x1x768xf32, strided<[13056, 768, 1], offset: ?>> to memref<1x1x768xf32, strided<[?, 768, 1], offset: ?>>
+    }
+  } {tcc.parallel}
+  scf.for %i = %c0 to %c17 step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      %from = memref.subview %z[%j, %i, 0] [1, 1, 768] [1, 1, 1] : memref<?x17x768xf32> to memref<1x1x768xf32, strided<[13056, 768, 1], offset: ?>>
+      %to = memref.subview %x[%i, %j, 0] [1, 1, 768] [1, 1, 1] : memref<17x?x768xf32> to memref<1x1x768xf32, strided<[?, 768, 1], offset: ?>>
+      memref.copy %from, %to : memref<1x1x768xf32, strided<[13056, 768, 1], offset: ?>> to memref<1x1x768xf32, strided<[?, 768, 1], offset: ?>>
+    }
+  } {tcc.parallel}
+  return
 }
