@@ -13,10 +13,17 @@
 #include "tcc/Runtime/HostTensor.h"
 #include "tcc/Runtime/tcc_model.h"
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace tcc::runtime;
 
@@ -31,6 +38,67 @@ int fail(int code, std::string message) {
   lastError = std::move(message);
   return code;
 }
+
+/// Why the weights file could not be mapped (empty: mapped, or none).
+std::string &weightsProblem() {
+  static std::string problem;
+  return problem;
+}
+
+/// This library's path with ".so" (and what follows it: libNAME.so.1)
+/// replaced by ".weights".
+std::string weightsPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<const void *>(&tcc_entries_), &info) ||
+      !info.dli_fname)
+    return {};
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  size_t so = path.find(".so", slash == std::string::npos ? 0 : slash);
+  return path.substr(0, so) + ".weights";
+}
+
+/// Maps libNAME.weights (ModelTable.h) when the library was built with its
+/// weights beside it. Done when the library is loaded; a problem is
+/// reported by every tcc_run.
+void mapWeights() {
+  if (!tcc_weights_id_)
+    return;
+  std::string path = weightsPath();
+  auto problem = [&](const std::string &what) {
+    weightsProblem() = "the weights file " + path + " " + what +
+                       " (it is written beside the library by tcc-compile "
+                       "and goes with it)";
+  };
+  int fd = path.empty() ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return problem(std::string("cannot be opened: ") + std::strerror(errno));
+  struct stat st;
+  uint64_t expected = TCC_WEIGHTS_HEADER_BYTES + tcc_weights_bytes_;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return problem(std::string("cannot be read: ") + std::strerror(errno));
+  }
+  if (uint64_t(st.st_size) != expected) {
+    close(fd);
+    return problem("has " + std::to_string(st.st_size) + " bytes, not " +
+                   std::to_string(expected));
+  }
+  void *map = mmap(nullptr, expected, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED)
+    return problem(std::string("cannot be mapped: ") + std::strerror(errno));
+  tcc_weights_header header;
+  std::memcpy(&header, map, sizeof(header));
+  if (std::memcmp(header.magic, TCC_WEIGHTS_MAGIC, sizeof(header.magic)) ||
+      header.id != tcc_weights_id_ || header.bytes != tcc_weights_bytes_) {
+    munmap(map, expected);
+    return problem("belongs to another build of the library");
+  }
+  tcc_weights_base_ = static_cast<const char *>(map) + TCC_WEIGHTS_HEADER_BYTES;
+}
+
+__attribute__((constructor)) void mapWeightsOnLoad() { mapWeights(); }
 
 const tcc_entry_desc *findEntry(const char *name) {
   for (int i = 0; i < tcc_entry_count_; ++i)
@@ -62,6 +130,8 @@ bool copyResult(void *dst, int64_t allocated, int64_t aligned, int64_t offset,
 } // namespace
 
 extern "C" {
+
+const void *tcc_weights_base_ = nullptr;
 
 /// What MLIR's memrefCopy does (CRunnerUtils.cpp): an element-wise strided
 /// copy, one contiguous memcpy when both are contiguous.
@@ -108,6 +178,8 @@ int tcc_run(const char *name, const tcc_tensor *inputs, int numInputs,
             tcc_tensor *results, int numResults) {
   lastError.clear();
   copiedResult = false;
+  if (!weightsProblem().empty())
+    return fail(7, weightsProblem());
   const tcc_entry_desc *e = name ? findEntry(name) : nullptr;
   if (!e)
     return fail(1, std::string("no entry named '") + (name ? name : "") +

@@ -357,12 +357,22 @@ void compileBitcode(PartJob &job, const Machine &machine,
           .count();
 }
 
-bool timingRequested() {
+} // namespace
+
+bool mlir::tcc::timingRequested() {
   const char *timing = std::getenv("TCC_TIMING");
   return timing && *timing && StringRef(timing) != "0";
 }
 
-} // namespace
+void mlir::tcc::reportStageTime(StringRef stage,
+                                std::chrono::steady_clock::time_point &start) {
+  auto now = std::chrono::steady_clock::now();
+  if (timingRequested())
+    llvm::errs() << llvm::formatv(
+        "tcc-timing: {0} {1:f2} s\n", stage,
+        std::chrono::duration<double>(now - start).count());
+  start = now;
+}
 
 unsigned mlir::tcc::codegenThreads(unsigned requested) {
   if (requested)

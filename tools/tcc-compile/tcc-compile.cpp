@@ -1,7 +1,7 @@
 //===- tcc-compile.cpp - ahead-of-time shared libraries ---------*- C++ -*-===//
 //
 //   tcc-compile model.mlir -o libmodel.so [--target=cpu|cuda] [--mcpu=host]
-//       [--chip=sm_90] [--no-fuse] [--pipeline-options=TEXT] ...
+//       [--chip=sm_90] [--no-fuse] [--weights=auto|embed|file] ...
 //
 // Compiles every public function of the module with the same pipeline the
 // JIT (tcc-run) uses and writes a shared library exporting the C ABI of
@@ -13,6 +13,7 @@
 #include "../ToolOptions.h"
 #include "tcc/AOT/LibraryWriter.h"
 #include "tcc/InitAll.h"
+#include "tcc/Target/ObjectCodegen.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -39,6 +40,19 @@ static cl::opt<std::string> target(
 static cl::opt<std::string> keepObject(
     "keep-object", cl::value_desc("FILE.o"),
     cl::desc("Also keep the object file and the generated entry table"));
+static cl::opt<mlir::tcc::WeightsPlacement> weights(
+    "weights",
+    cl::desc("Where the weights go (default: auto)"),
+    cl::values(
+        clEnumValN(mlir::tcc::WeightsPlacement::Auto, "auto",
+                   "beside the library (libNAME.weights) when they exceed "
+                   "64 MiB, else inside"),
+        clEnumValN(mlir::tcc::WeightsPlacement::Embedded, "embed",
+                   "inside the library"),
+        clEnumValN(mlir::tcc::WeightsPlacement::File, "file",
+                   "in libNAME.weights beside the library, mapped when it "
+                   "is loaded")),
+    cl::init(mlir::tcc::WeightsPlacement::Auto));
 static cl::opt<std::string> compiler(
     "cc", cl::desc("C compiler that links the library"), cl::init("cc"));
 
@@ -64,9 +78,11 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  auto start = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("could not parse " + inputFile);
+  mlir::tcc::reportStageTime("parsing " + inputFile, start);
 
   FailureOr<mlir::tcc::TargetAttr> kind =
       tcc_tools::applyTarget(*module, target, error);
@@ -104,6 +120,7 @@ int main(int argc, char **argv) {
   library.outputPath = outputFile;
   library.keepObject = keepObject;
   library.compiler = compiler;
+  library.weights = weights;
   library.useCache = !(cpu && cpu->writesFiles());
   if (failed(mlir::tcc::buildOrReuseSharedLibrary(*module, pipeline, lower,
                                                   library, error)))

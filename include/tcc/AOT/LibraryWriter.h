@@ -5,7 +5,8 @@
 // tcc_model.h: an object file for the module's #tcc.target, a generated
 // entry table, tcc's model runtime, linked by the system's C compiler; and
 // beside it the manifest (libNAME.json: entries, dtypes, symbolic shapes,
-// size symbols, the checks each entry makes). tcc-compile, tcc-run
+// size symbols, the checks each entry makes) and, for a large model, its
+// weights (libNAME.weights: AOT/ExternalWeights.h). tcc-compile, tcc-run
 // --device=cuda, the C API and Python call it in process.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,17 @@
 
 namespace mlir::tcc {
 
+/// Where a library's weights go (tcc-compile --weights).
+enum class WeightsPlacement {
+  /// Beside the library when they exceed LibraryWriterOptions::
+  /// weightsFileMinBytes, else inside.
+  Auto,
+  /// Inside the library: one file to ship.
+  Embedded,
+  /// In libNAME.weights beside the library (AOT/ExternalWeights.h).
+  File,
+};
+
 struct LibraryWriterOptions {
   /// The library to write, libNAME.so; the manifest goes beside it.
   std::string outputPath;
@@ -28,7 +40,13 @@ struct LibraryWriterOptions {
   /// Whether buildOrReuseSharedLibrary may take the library from the
   /// compile cache (false where the compile writes reports).
   bool useCache = true;
+  WeightsPlacement weights = WeightsPlacement::Auto;
+  /// Auto's threshold: the weights' total bytes above which they go beside.
+  uint64_t weightsFileMinBytes = uint64_t(64) << 20;
 };
+
+/// libNAME.so -> libNAME.weights.
+std::string weightsPathOf(llvm::StringRef library);
 
 /// Writes `lowered` (lowered from `source`, whose specialized shapes the
 /// manifest reads) into a shared library. `error` says what failed.

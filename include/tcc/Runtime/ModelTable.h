@@ -48,6 +48,26 @@ typedef struct tcc_memory_ops {
   int (*graph_launch_on)(void *graph, void *stream);
 } tcc_memory_ops;
 
+/* The weights file beside a library whose weights tcc-compile moved out
+ * (lib/AOT/ExternalWeights.cpp): libNAME.so -> libNAME.weights, a header
+ * of TCC_WEIGHTS_HEADER_BYTES (a page: the data stays page-aligned when
+ * mapped), then the data. The library maps it on its first tcc_run and
+ * checks the magic, the id and the size. */
+#define TCC_WEIGHTS_MAGIC "TCCWGT01"
+#define TCC_WEIGHTS_HEADER_BYTES 4096
+typedef struct tcc_weights_header {
+  char magic[8];
+  uint64_t id;    /* a hash of the layout and contents */
+  uint64_t bytes; /* of data after the header */
+} tcc_weights_header;
+
+/* In the generated table: the id and size the library expects (id 0: the
+ * weights are inside). */
+extern const uint64_t tcc_weights_id_;
+extern const uint64_t tcc_weights_bytes_;
+/* In the runtime: where the data is mapped, read by the compiled code. */
+extern const void *tcc_weights_base_;
+
 extern const tcc_memory_ops tcc_memory_;
 extern const tcc_entry_desc tcc_entries_[];
 extern const int32_t tcc_entry_count_;

@@ -66,7 +66,8 @@ typedef struct tcc_tensor {
 /* Runs entry `name` on `num_inputs` inputs and fills `num_results`
  * results. Returns 0 on success; otherwise non-zero (1: no such entry, 2: a
  * count, dtype or rank mismatch, 3: a size constraint failed, 4: out of
- * memory), with the message in tcc_last_error(). Thread-safe for distinct
+ * memory, 7: the library's weights file, libNAME.weights beside it, is
+ * missing or from another build), with the message in tcc_last_error(). Thread-safe for distinct
  * results; calls may run concurrently. */
 int tcc_run(const char *name, const tcc_tensor *inputs, int num_inputs,
             tcc_tensor *results, int num_results);

@@ -17,6 +17,7 @@
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -68,6 +69,14 @@ struct ObjectCodegenOptions {
 FailureOr<llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>>
 compileToObjects(std::unique_ptr<llvm::Module> module, TargetAttr target,
                  const ObjectCodegenOptions &options, std::string &error);
+
+/// Whether TCC_TIMING asks for a report of where compile time goes.
+bool timingRequested();
+
+/// Under TCC_TIMING, a line on stderr: `stage` took the time since
+/// `start`; `start` is then reset to now.
+void reportStageTime(llvm::StringRef stage,
+                     std::chrono::steady_clock::time_point &start);
 
 /// The threads compileToObjects uses for `requested` (0: the default).
 unsigned codegenThreads(unsigned requested);
