@@ -330,7 +330,7 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
     }
 
     // 1. Preparation.
-    if (recognize || sinkTransposes || patchConvs) {
+    if (recognize || sinkTransposes || patchConvs || flattenRows) {
       RewritePatternSet patterns(func.getContext());
       if (recognize)
         populateRecognizeCompositesPatterns(patterns);
@@ -338,6 +338,8 @@ struct FusePass : tcc::impl::FusePassBase<FusePass> {
         populateSinkTransposePatterns(patterns);
       if (patchConvs)
         populatePatchConvToLinearPatterns(patterns);
+      if (flattenRows)
+        populateFlattenProductRowsPatterns(patterns);
       GreedyRewriteConfig config;
       // Only these rewrites: folding stays with the canonicalizer.
       config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

@@ -280,6 +280,72 @@ struct PatchConvToLinear : OpRewritePattern<Conv2dOp> {
 
 } // namespace
 
+namespace {
+
+/// The rows of `x` [d..., K] as one dim, or nullopt when they should stay
+/// (see populateFlattenProductRowsPatterns).
+std::optional<int64_t> flatRows(RankedTensorType x) {
+  int64_t rank = x.getRank();
+  if (rank < 3)
+    return std::nullopt;
+  ArrayRef<int64_t> rows = x.getShape().drop_back();
+  if (llvm::count_if(rows, ShapedType::isDynamic) > 1 ||
+      ShapedType::isDynamic(x.getShape().back()))
+    return std::nullopt;
+  // A rank-3 input's batch: unit or open, the product already has one
+  // matrix of rows (a sequence); static above 1, each batch index would
+  // read the weight again.
+  if (rank == 3 && (ShapedType::isDynamic(rows[0]) || rows[0] == 1))
+    return std::nullopt;
+  if (llvm::is_contained(rows, ShapedType::kDynamic))
+    return ShapedType::kDynamic;
+  int64_t n = 1;
+  for (int64_t r : rows)
+    n *= r;
+  return n;
+}
+
+/// linear/matmul(x, w) over flattened rows (populateFlattenProductRows...).
+template <typename ProductOp>
+struct FlattenProductRows : OpRewritePattern<ProductOp> {
+  using OpRewritePattern<ProductOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ProductOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op->getOperand(0), w = op->getOperand(1);
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto rType = cast<RankedTensorType>(op.getType());
+    if (cast<RankedTensorType>(w.getType()).getRank() != 2)
+      return failure();
+    std::optional<int64_t> rows = flatRows(xType);
+    if (!rows)
+      return failure();
+    Location loc = op.getLoc();
+    Value flat = ReshapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({*rows, xType.getShape().back()},
+                              xType.getElementType()),
+        x, Value());
+    SmallVector<Value> operands(op->getOperands());
+    operands[0] = flat;
+    auto flatType = RankedTensorType::get({*rows, rType.getShape().back()},
+                                          rType.getElementType());
+    Operation *product = rewriter.create(
+        loc, op->getName().getIdentifier(), operands, TypeRange{flatType},
+        op->getAttrs());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, rType, product->getResult(0),
+                                           Value());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tcc::populateFlattenProductRowsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FlattenProductRows<LinearOp>, FlattenProductRows<MatmulOp>>(
+      patterns.getContext());
+}
+
 void mlir::tcc::populateSinkTransposePatterns(RewritePatternSet &patterns) {
   patterns.add<SinkTransposeBelowSlice, SinkTransposeBelowUnitReshape>(
       patterns.getContext());

@@ -35,6 +35,13 @@ void populateSinkTransposePatterns(RewritePatternSet &patterns);
 /// reshape / transpose into patches, linear, reshape / transpose back.
 void populatePatchConvToLinearPatterns(RewritePatternSet &patterns);
 
+/// linear/matmul(x [d..., M, K], w 2-D) with x of rank 4 and more, or of
+/// rank 3 with a static batch above 1, and at most one dynamic dim besides
+/// K -> reshape(linear/matmul(reshape(x, [rows, K]), w)): one product of
+/// all rows (a CNN's 1x1 layers over NHWC pixels), whose weight is read
+/// once rather than once per leading index.
+void populateFlattenProductRowsPatterns(RewritePatternSet &patterns);
+
 /// Whether populatePatchConvToLinearPatterns turns `conv` into a linear
 /// (NCHW, static kernel and spatial sizes, at most a dynamic batch).
 bool isPatchConv(Conv2dOp conv);

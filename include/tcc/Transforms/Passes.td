@@ -87,7 +87,10 @@ def FusePass : Pass<"tcc-fuse", "ModuleOp"> {
            "Move transposes below slices and unit-dim reshapes">,
     Option<"patchConvs", "patch-convs", "bool", /*default=*/"true",
            "Convolutions whose stride is their kernel become linears over "
-           "the patches">
+           "the patches">,
+    Option<"flattenRows", "flatten-rows", "bool", /*default=*/"true",
+           "Linears and matmuls by a 2-D weight over inputs of rank 4 and "
+           "more (or a static batch) take their rows as one dim">
   ];
   let statistics = [
     Statistic<"numGroups", "num-groups", "Number of fusion groups formed">,
