@@ -416,14 +416,33 @@ void markParallelLoop(int64_t work, linalg::LinalgOp root,
       func && func->hasAttr(kSerialFunctionAttr))
     return;
   auto mark = UnitAttr::get(root.getContext());
+  // The work one fork shares out: the loops around the marked one run it
+  // once per iteration (a dynamic batch counted as 64, as in `work`): a
+  // 16x16 image's rows inside a batch loop are one image's work, not 64.
+  int64_t around = 1;
   for (size_t i = 0; i < loops.size(); ++i) {
     auto forOp =
         dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[i]).getOperation());
     if (!forOp)
       continue;
     std::optional<APInt> trips = forOp.getStaticTripCount();
-    if (!trips || trips->getSExtValue() < 4)
+    if (!trips || trips->getSExtValue() < 4) {
+      around *= trips ? std::max<int64_t>(trips->getSExtValue(), 1) : 64;
       continue;
+    }
+    // Dynamic row-tile loops right around it join the band below.
+    int64_t joined = 1;
+    for (int64_t j = (int64_t)i - 1; j >= 0; --j) {
+      auto outer =
+          dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[j]).getOperation());
+      std::optional<int64_t> step =
+          outer ? getConstantIntValue(outer.getStep()) : std::nullopt;
+      if (!outer || outer.getStaticTripCount() || !step || *step <= 1)
+        break;
+      joined *= 64;
+    }
+    if (work / std::max<int64_t>(around / joined, 1) < (1 << 16))
+      return;
     forOp->setAttr(kParallelLoopAttr, mark);
     // Dynamic row-tile loops right around it join the band (rows x
     // columns of tiles in one parallel loop), so a dynamic sequence does

@@ -75,3 +75,27 @@ func.func @mean_dynamic_rows(%x: tensor<?x4096xf32>) -> tensor<?x1xf32> {
   %m = tcc.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : (tensor<?x4096xf32>) -> tensor<?x1xf32>
   return %m : tensor<?x1xf32>
 }
+
+// -----
+
+// The loop that forks threads is weighed by the work of one fork: inside
+// the loop over a dynamic batch, one 16x16x16 image (4096 elements) is too
+// little to share out, one 64x64x64 image is enough.
+// VEC-LABEL: func.func @small_images
+//   VEC-NOT:   tcc.parallel
+//       VEC:   return
+func.func @small_images(%x: tensor<?x16x16x16xf32>) -> tensor<?x16x16x16xf32> {
+  %y = tcc.relu %x : (tensor<?x16x16x16xf32>) -> tensor<?x16x16x16xf32>
+  return %y : tensor<?x16x16x16xf32>
+}
+
+// -----
+
+// VEC-LABEL: func.func @large_images
+//       VEC:   scf.for %{{.+}} = %c0 to %dim step %c1
+//       VEC:     scf.for %{{.+}} = %c0 to %c64 step %c1
+//       VEC:     } {tcc.parallel}
+func.func @large_images(%x: tensor<?x64x64x64xf32>) -> tensor<?x64x64x64xf32> {
+  %y = tcc.relu %x : (tensor<?x64x64x64xf32>) -> tensor<?x64x64x64xf32>
+  return %y : tensor<?x64x64x64xf32>
+}
