@@ -43,16 +43,18 @@ bool holds(Operation *op, Pred pred) {
       .wasInterrupted();
 }
 
-/// A group's tiles: a nest with vector code or a parallel tile loop (not
-/// the scalar loops of bufferization's deallocation helper, whose inlining
-/// lets LLVM drop the small allocations it reads). A parallel one is
-/// outlined whatever its size: it becomes an OpenMP region, a function of
-/// its own to LLVM anyway, and a relayout's few ops (a loop of
-/// memref.copy) grow into a thousand instructions of vector moves, once
-/// per block of a transformer unless the copies are merged.
+/// A group's tiles: a nest with vector code, a copy or a parallel tile
+/// loop (not the scalar loops of bufferization's deallocation helper,
+/// whose inlining lets LLVM drop the small allocations it reads). A
+/// parallel one is outlined whatever its size: it becomes an OpenMP
+/// region, a function of its own to LLVM anyway. So is a relayout: its
+/// few ops (a loop of memref.copy) grow into a thousand instructions of
+/// vector moves, once per block of a transformer unless the copies are
+/// merged.
 bool outlinedNest(Operation *op, int64_t minOps) {
   if (holds(op, [](Operation *inner) {
-        return inner->hasAttr(tcc::kParallelLoopAttr);
+        return inner->hasAttr(tcc::kParallelLoopAttr) ||
+               isa<memref::CopyOp>(inner);
       }))
     return true;
   return countOps(op) >= minOps && holds(op, [](Operation *inner) {

@@ -117,8 +117,8 @@ func.func private @scalar_helper(%x: memref<?xindex>, %n: index) -> index {
 
 // -----
 
-// A relayout: a parallel loop of row copies, far below min-ops, is
-// outlined all the same, and a second block's copy calls the same kernel.
+// A relayout: a loop of row copies, far below min-ops, is outlined all
+// the same, and a second block's copy calls the same kernel.
 // CHECK-LABEL: func.func @relayouts
 //  CHECK-SAME:   (%[[X:.+]]: memref<17x?x768xf32>, %[[Y:.+]]: memref<?x17x768xf32>, %[[Z:.+]]: memref<?x17x768xf32>, %[[N:.+]]: index)
 //       CHECK:   call @relayouts_kernel(%[[N]], %[[Y]], %[[X]])
@@ -146,5 +146,27 @@ func.func @relayouts(%x: memref<17x?x768xf32>, %y: memref<?x17x768xf32>,
       memref.copy %from, %to : memref<1x1x768xf32, strided<[13056, 768, 1], offset: ?>> to memref<1x1x768xf32, strided<[?, 768, 1], offset: ?>>
     }
   } {tcc.parallel}
+  return
+}
+
+// -----
+
+// A serial copy loop (a small tensor: no threads) is outlined too.
+// CHECK-LABEL: func.func @serial_copy
+//       CHECK:   call @serial_copy_kernel(
+//   CHECK-NOT:   scf.for
+//       CHECK: func.func private @serial_copy_kernel(
+//       CHECK:   memref.copy
+func.func @serial_copy(%x: memref<4x8xf32>, %y: memref<8x4xf32, strided<[1, 8]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %from = memref.subview %x[%i, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %to = memref.subview %y[0, %i] [8, 1] [1, 1] : memref<8x4xf32, strided<[1, 8]>> to memref<8x1xf32, strided<[1, 8], offset: ?>>
+    %row = memref.collapse_shape %from [[0, 1]] : memref<1x8xf32, strided<[8, 1], offset: ?>> into memref<8xf32, strided<[1], offset: ?>>
+    %col = memref.collapse_shape %to [[0, 1]] : memref<8x1xf32, strided<[1, 8], offset: ?>> into memref<8xf32, strided<[1], offset: ?>>
+    memref.copy %row, %col : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32, strided<[1], offset: ?>>
+  }
   return
 }

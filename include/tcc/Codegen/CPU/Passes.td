@@ -56,8 +56,8 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "ModuleOp"> {
                 "nests";
   let description = [{
     Runs after bufferization. Every loop nest at a function's top level
-    (a group's tile loops) with a parallel tile loop, or with vector code
-    and at least `min-ops` operations, becomes a
+    (a group's tile loops) with a parallel tile loop or a copy, or with
+    vector code and at least `min-ops` operations, becomes a
     private function of the values it reads from outside (buffers, sizes;
     constants are cloned in), called in its place. With `dedup`, functions
     equal but for their names are then merged and every call calls the
@@ -74,7 +74,7 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "ModuleOp"> {
   let options = [
     Option<"minOps", "min-ops", "int64_t", /*default=*/"8",
            "Smallest nest (operations, nested ones included) outlined, "
-           "unless it has a parallel tile loop">,
+           "unless it has a parallel tile loop or a copy">,
     Option<"dedup", "dedup", "bool", /*default=*/"true",
            "Merge functions equal but for their names">
   ];
