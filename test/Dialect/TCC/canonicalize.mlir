@@ -141,6 +141,33 @@ func.func @pow_one(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Squares and cubes are multiplications; other exponents, an exponent that
+// is not a constant, and a pow that broadcasts its base stay.
+// CHECK-LABEL: func.func @pow_small_integers
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<?x8xf32>
+//       CHECK:   %[[SQ:.+]] = tcc.mul %[[X]], %[[X]]
+//       CHECK:   %[[SQ3:.+]] = tcc.mul %[[X]], %[[X]]
+//       CHECK:   %[[CUBE:.+]] = tcc.mul %[[SQ3]], %[[X]]
+//       CHECK:   %[[HALF:.+]] = tcc.pow %[[X]], %{{.+}} : (tensor<?x8xf32>, tensor<f32>)
+//       CHECK:   %[[OPEN:.+]] = tcc.pow %[[X]], %{{.+}} : (tensor<?x8xf32>, tensor<?x8xf32>)
+//       CHECK:   %[[BCAST:.+]] = tcc.pow %{{.+}}, %{{.+}} : (tensor<8xf32>, tensor<4x8xf32>)
+//       CHECK:   return %[[SQ]], %[[CUBE]], %[[HALF]], %[[OPEN]], %[[BCAST]]
+func.func @pow_small_integers(%x: tensor<?x8xf32>, %e: tensor<?x8xf32>, %v: tensor<8xf32>)
+    -> (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>, tensor<4x8xf32>) {
+  %two = tcc.constant dense<2.0> : tensor<f32>
+  %three = tcc.constant dense<3.0> : tensor<f32>
+  %half = tcc.constant dense<0.5> : tensor<f32>
+  %threes = tcc.constant dense<3.0> : tensor<4x8xf32>
+  %0 = tcc.pow %x, %two : (tensor<?x8xf32>, tensor<f32>) -> tensor<?x8xf32>
+  %1 = tcc.pow %x, %three : (tensor<?x8xf32>, tensor<f32>) -> tensor<?x8xf32>
+  %2 = tcc.pow %x, %half : (tensor<?x8xf32>, tensor<f32>) -> tensor<?x8xf32>
+  %3 = tcc.pow %x, %e : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  %4 = tcc.pow %v, %threes : (tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1, %2, %3, %4 : tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @max_min_self
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>
 //   CHECK-NOT:   tcc.maximum

@@ -370,6 +370,36 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   return foldIdentityRhs(*this, adaptor.getRhs(), 1.0);
 }
 
+namespace {
+/// x ** 2 -> x * x and x ** 3 -> x * x * x (GPT-2's GELU cubes its
+/// input): multiplications vectorize, powf is a libm call per element.
+struct PowBySmallInteger : OpRewritePattern<PowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PowOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute exponent;
+    Value x = op.getLhs();
+    if (x.getType() != op.getType() ||
+        !matchPattern(op.getRhs(), m_Constant(&exponent)))
+      return failure();
+    bool cube = isSplatOf(exponent, 3.0);
+    if (!cube && !isSplatOf(exponent, 2.0))
+      return failure();
+    Value square = MulOp::create(rewriter, op.getLoc(), op.getType(), x, x);
+    rewriter.replaceOp(op, cube ? MulOp::create(rewriter, op.getLoc(),
+                                                op.getType(), square, x)
+                                      .getResult()
+                                : square);
+    return success();
+  }
+};
+} // namespace
+
+void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<PowBySmallInteger>(context);
+}
+
 //===----------------------------------------------------------------------===//
 // CmpOp, SelectOp
 //===----------------------------------------------------------------------===//

@@ -77,6 +77,7 @@ def TCC_RemOp : TCC_BinaryOp<"rem",
 }
 def TCC_PowOp : TCC_BinaryOp<"pow", "lhs ** rhs (floats only)"> {
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 /// Bitwise binaries on integer tensors (i1 included: logical and/or/xor).
