@@ -100,6 +100,15 @@ void mapWeights() {
 
 __attribute__((constructor)) void mapWeightsOnLoad() { mapWeights(); }
 
+/// dlclose gives the mapping back.
+__attribute__((destructor)) void unmapWeightsOnUnload() {
+  if (tcc_weights_base_)
+    munmap(const_cast<char *>(static_cast<const char *>(tcc_weights_base_)) -
+               TCC_WEIGHTS_HEADER_BYTES,
+           TCC_WEIGHTS_HEADER_BYTES + tcc_weights_bytes_);
+  tcc_weights_base_ = nullptr;
+}
+
 const tcc_entry_desc *findEntry(const char *name) {
   for (int i = 0; i < tcc_entry_count_; ++i)
     if (std::strcmp(tcc_entries_[i].name, name) == 0)
