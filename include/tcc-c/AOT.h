@@ -20,8 +20,10 @@ extern "C" {
 /// Builds `module` for `target` ("cpu" or "cuda") with that pipeline's
 /// `options` (as tccBuildCPUPipeline / tccBuildCUDAPipeline take them:
 /// "fuse=false mcpu=x86-64-v3", "chip=sm_80") into the library
-/// `outputPath` (a name ending in .so). Returns 0, or 1 with the message
-/// to the callback (the diagnostics go to the context's handlers).
+/// `outputPath` (a name ending in .so), its manifest beside it and, when
+/// its weights exceed 64 MiB, its weights file (libNAME.weights: see
+/// docs/aot.md). Returns 0, or 1 with the message to the callback (the
+/// diagnostics go to the context's handlers).
 MLIR_CAPI_EXPORTED int tccBuildLibrary(MlirModule module, MlirStringRef target,
                                        MlirStringRef options,
                                        MlirStringRef outputPath,
