@@ -16,6 +16,11 @@ dnnl::engine &cpuEngine() {
   return engine;
 }
 
+dnnl::stream &threadStream() {
+  thread_local dnnl::stream stream(cpuEngine());
+  return stream;
+}
+
 void fail(const char *what, const std::string &why) {
   std::fprintf(stderr, "tcc %s (oneDNN): %s\n", what, why.c_str());
   std::fflush(stderr);
@@ -42,19 +47,19 @@ struct Packed {
 std::map<int64_t, std::vector<Packed>> packedWeights; // guarded by packedMutex
 } // namespace
 
-memory packedWeight(dnnl::stream &stream, const memory &user,
+memory packedWeight(dnnl::stream &stream, const memory::desc &user,
                     const memory::desc &packed, const dnnl::reorder &reorder,
                     bool constant, int64_t address, const char *what) {
-  if (packed == user.get_desc())
-    return user;
+  if (packed == user)
+    return memory(user, cpuEngine(), at(address));
   std::unique_lock<std::mutex> lock(packedMutex, std::defer_lock);
   if (constant) {
     lock.lock();
     for (const Packed &p : packedWeights[address])
-      if (p.user == user.get_desc() && p.packed == packed)
+      if (p.user == user && p.packed == packed)
         return p.weight;
   }
-  memory source = user, weight(packed, cpuEngine());
+  memory source(user, cpuEngine(), at(address)), weight(packed, cpuEngine());
   try {
     reorder.execute(stream, source, weight);
     stream.wait();
@@ -62,7 +67,7 @@ memory packedWeight(dnnl::stream &stream, const memory &user,
     fail(what, std::string("cannot reorder the weight: ") + e.what());
   }
   if (constant)
-    packedWeights[address].push_back({user.get_desc(), packed, weight});
+    packedWeights[address].push_back({user, packed, weight});
   return weight;
 }
 

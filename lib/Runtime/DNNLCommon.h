@@ -22,6 +22,10 @@ namespace tcc::dnnl_runtime {
 
 dnnl::engine &cpuEngine();
 
+/// The calling thread's stream on cpuEngine(), made once (a stream per
+/// call cost a few microseconds of each small convolution).
+dnnl::stream &threadStream();
+
 /// A call oneDNN cannot make: a message and abort(), as a failed runtime
 /// check (cf.assert) in compiled code is.
 [[noreturn]] void fail(const char *what, const std::string &why);
@@ -71,13 +75,14 @@ private:
   std::map<Key, std::shared_ptr<const Plan>> plans;
 };
 
-/// The weight in the primitive's format `packed`: `user` itself when the
-/// formats agree; else reordered, once for a module constant (kept, keyed
-/// by its address, its view and the format, until
-/// tccHostForgetPackedWeights: primitives of other row counts share it)
-/// and on every call for anything else. A failed reorder is `what`'s
-/// message and abort().
-dnnl::memory packedWeight(dnnl::stream &stream, const dnnl::memory &user,
+/// The weight at `address`, laid out as `user`, in the primitive's format
+/// `packed`: the user's memory itself when the formats agree; else
+/// reordered, once for a module constant (kept, keyed by its address, its
+/// view and the format, until tccHostForgetPackedWeights: primitives of
+/// other row counts share it) and on every call for anything else. A
+/// failed reorder is `what`'s message and abort().
+dnnl::memory packedWeight(dnnl::stream &stream,
+                          const dnnl::memory::desc &user,
                           const dnnl::memory::desc &packed,
                           const dnnl::reorder &reorder, bool constant,
                           int64_t address, const char *what);

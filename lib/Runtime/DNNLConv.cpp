@@ -186,11 +186,11 @@ extern "C" void tccHostConv(void * /*stream*/, const int64_t *f) {
       plans.getOrFail(key, [&] { return makePlan(f); }, "convolution");
 
   dnnl::engine &engine = cpuEngine();
-  dnnl::stream stream(engine);
-  memory weight = packedWeight(
-      stream, memory(plan->userWeight, engine, at(f[call::kWeight])),
-      plan->weight, plan->weightReorder, f[call::kConstantWeight] != 0,
-      f[call::kWeight], "convolution");
+  dnnl::stream &stream = threadStream();
+  memory weight = packedWeight(stream, plan->userWeight, plan->weight,
+                               plan->weightReorder,
+                               f[call::kConstantWeight] != 0,
+                               f[call::kWeight], "convolution");
 
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->x, engine, at(f[call::kX]))},

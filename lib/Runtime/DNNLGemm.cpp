@@ -251,10 +251,10 @@ extern "C" void tccHostGemm(void * /*stream*/, const int64_t *f) {
       plans.getOrFail(key, [&] { return makePlan(f); }, "matrix product");
 
   dnnl::engine &engine = cpuEngine();
-  dnnl::stream stream(engine);
-  memory b = packedWeight(
-      stream, memory(plan->userB, engine, at(f[call::kB])), plan->b,
-      plan->bReorder, f[call::kConstantB] != 0, f[call::kB], "matrix product");
+  dnnl::stream &stream = threadStream();
+  memory b = packedWeight(stream, plan->userB, plan->b, plan->bReorder,
+                          f[call::kConstantB] != 0, f[call::kB],
+                          "matrix product");
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, memory(plan->a, engine, at(f[call::kA]))},
       {DNNL_ARG_WEIGHTS, b},
