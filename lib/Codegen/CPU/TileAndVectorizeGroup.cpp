@@ -430,24 +430,11 @@ void markParallelLoop(int64_t work, linalg::LinalgOp root,
       around *= trips ? std::max<int64_t>(trips->getSExtValue(), 1) : 64;
       continue;
     }
-    // Dynamic row-tile loops right around it join the band below.
-    int64_t joined = 1;
-    for (int64_t j = (int64_t)i - 1; j >= 0; --j) {
-      auto outer =
-          dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[j]).getOperation());
-      std::optional<int64_t> step =
-          outer ? getConstantIntValue(outer.getStep()) : std::nullopt;
-      if (!outer || outer.getStaticTripCount() || !step || *step <= 1)
-        break;
-      joined *= 64;
-    }
-    if (work / std::max<int64_t>(around / joined, 1) < (1 << 16))
-      return;
-    forOp->setAttr(kParallelLoopAttr, mark);
     // Dynamic row-tile loops right around it join the band (rows x
     // columns of tiles in one parallel loop), so a dynamic sequence does
     // not fork a team per row tile; unit-step loops (a batch of 1) stay
-    // outside.
+    // outside. The fork then covers them too.
+    SmallVector<scf::ForOp> band = {forOp};
     for (int64_t j = (int64_t)i - 1; j >= 0; --j) {
       auto outer =
           dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops[j]).getOperation());
@@ -455,8 +442,13 @@ void markParallelLoop(int64_t work, linalg::LinalgOp root,
           outer ? getConstantIntValue(outer.getStep()) : std::nullopt;
       if (!outer || outer.getStaticTripCount() || !step || *step <= 1)
         break;
-      outer->setAttr(kParallelLoopAttr, mark);
+      band.push_back(outer);
+      around /= 64;
     }
+    if (work / std::max<int64_t>(around, 1) < (1 << 16))
+      return;
+    for (scf::ForOp loop : band)
+      loop->setAttr(kParallelLoopAttr, mark);
     return;
   }
   // No loop is known to be long: mark the leading band of dynamic loops
