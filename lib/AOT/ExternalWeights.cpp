@@ -114,21 +114,16 @@ void redirect(ModuleOp module, ArrayRef<Operation *> addresses,
 
 } // namespace
 
-uint64_t mlir::tcc::externalWeightBytes(ModuleOp lowered, uint64_t minBytes) {
-  uint64_t bytes = 0;
-  (void)planMoves(lowered, usersOfSymbols(lowered), minBytes, bytes);
-  return bytes;
-}
-
 FailureOr<ExternalWeights> mlir::tcc::moveWeightsToFile(ModuleOp lowered,
                                                         StringRef path,
                                                         uint64_t minBytes,
+                                                        uint64_t minTotalBytes,
                                                         std::string &error) {
   ExternalWeights result;
   Users users = usersOfSymbols(lowered);
   SmallVector<Moved> moves = planMoves(lowered, users, minBytes, result.bytes);
-  if (moves.empty())
-    return result;
+  if (moves.empty() || result.bytes <= minTotalBytes)
+    return ExternalWeights();
   result.globals = moves.size();
 
   // The id: a hash of each piece's place and contents (xxh3: a few

@@ -347,16 +347,17 @@ LogicalResult mlir::tcc::writeSharedLibrary(ModuleOp source,
   std::string weightsPath = weightsPathOf(outputFile);
   ExternalWeights weights;
   constexpr uint64_t kSmallConstantBytes = 4096; // shapes, tables: inside
-  if (options.weights == WeightsPlacement::File ||
-      (options.weights == WeightsPlacement::Auto &&
-       externalWeightBytes(*lowered.module, kSmallConstantBytes) >
-           options.weightsFileMinBytes)) {
+  if (options.weights != WeightsPlacement::Embedded) {
+    uint64_t minTotal = options.weights == WeightsPlacement::Auto
+                            ? options.weightsFileMinBytes
+                            : 0;
     FailureOr<ExternalWeights> moved = moveWeightsToFile(
-        *lowered.module, weightsPath, kSmallConstantBytes, error);
+        *lowered.module, weightsPath, kSmallConstantBytes, minTotal, error);
     if (failed(moved))
       return failure();
     weights = *moved;
-    reportStageTime("writing the weights file", start);
+    if (weights.id)
+      reportStageTime("writing the weights file", start);
   }
   if (!weights.id)
     llvm::sys::fs::remove(weightsPath); // a stale one from an earlier build

@@ -329,10 +329,9 @@ struct FlattenProductRows : OpRewritePattern<ProductOp> {
     operands[0] = flat;
     auto flatType = RankedTensorType::get({*rows, rType.getShape().back()},
                                           rType.getElementType());
-    Operation *product = rewriter.create(
-        loc, op->getName().getIdentifier(), operands, TypeRange{flatType},
-        op->getAttrs());
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, rType, product->getResult(0),
+    auto product = ProductOp::create(rewriter, loc, TypeRange{flatType},
+                                     operands, op->getAttrs());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, rType, product.getResult(),
                                            Value());
     return success();
   }

@@ -4,7 +4,7 @@
 // LLVM as one constant, into the object file, through the linker and into
 // the library: four copies and most of a cuda build's time. Moved out, they
 // are written once, straight from the module's blobs, into libNAME.weights
-// beside libNAME.so, which maps the file on its first call
+// beside libNAME.so, which maps the file when it is loaded
 // (lib/Runtime/ModelRuntime.cpp), as IREE's parameter archives and
 // AOTInductor's external constants do. The file's layout is ModelTable.h's
 // (TCC_WEIGHTS_*).
@@ -34,17 +34,15 @@ struct ExternalWeights {
   uint64_t id = 0;
 };
 
-/// Bytes of the constant globals of `lowered` (the LLVM dialect) larger
-/// than `minBytes` that moveWeightsToFile would move.
-uint64_t externalWeightBytes(ModuleOp lowered, uint64_t minBytes);
-
-/// Moves the data of every constant global of `lowered` larger than
-/// `minBytes` into the file `path`: each is erased and every address of it
+/// Moves the data of every constant global of `lowered` (the LLVM
+/// dialect) larger than `minBytes` into the file `path`, when together
+/// they exceed `minTotalBytes`: each is erased and every address of it
 /// becomes an offset from kWeightsBaseSymbol. A global whose address
 /// another global's initializer takes stays. Nothing moved: no file.
 FailureOr<ExternalWeights> moveWeightsToFile(ModuleOp lowered,
                                              StringRef path,
                                              uint64_t minBytes,
+                                             uint64_t minTotalBytes,
                                              std::string &error);
 
 } // namespace mlir::tcc

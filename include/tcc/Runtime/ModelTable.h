@@ -51,7 +51,7 @@ typedef struct tcc_memory_ops {
 /* The weights file beside a library whose weights tcc-compile moved out
  * (lib/AOT/ExternalWeights.cpp): libNAME.so -> libNAME.weights, a header
  * of TCC_WEIGHTS_HEADER_BYTES (a page: the data stays page-aligned when
- * mapped), then the data. The library maps it on its first tcc_run and
+ * mapped), then the data. The library maps it when it is loaded and
  * checks the magic, the id and the size. */
 #define TCC_WEIGHTS_MAGIC "TCCWGT01"
 #define TCC_WEIGHTS_HEADER_BYTES 4096
